@@ -1,0 +1,45 @@
+# The two commands a new user needs: `make demo` and `make test`. Everything else is optional.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+DEMO_HOME ?= $(CURDIR)/.demo
+
+.PHONY: demo test unit contract pipeline infra lint typecheck bench schemas clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[local,aws,dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	rm -rf $(DEMO_HOME)
+	CERTIQ_HOME=$(DEMO_HOME) $(BIN)/python scripts/make_sample_pdfs.py $(DEMO_HOME)/samples
+	CERTIQ_HOME=$(DEMO_HOME) $(BIN)/certiq ingest $(DEMO_HOME)/samples
+	CERTIQ_HOME=$(DEMO_HOME) $(BIN)/certiq documents
+	CERTIQ_HOME=$(DEMO_HOME) $(BIN)/certiq ask "How long are backups of customer data kept?"
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+unit contract pipeline infra: $(STAMP)
+	$(BIN)/python -m pytest -q tests/$@
+
+lint: $(STAMP)
+	$(BIN)/ruff check layers functions tests scripts
+	$(BIN)/ruff format --check layers functions tests scripts
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+schemas: $(STAMP)
+	$(BIN)/python -m certiq.schemas
+
+bench: $(STAMP)
+	$(BIN)/python scripts/bench_runtime.py
+
+clean:
+	rm -rf $(VENV) .demo .pytest_cache .mypy_cache .ruff_cache

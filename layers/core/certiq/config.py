@@ -1,0 +1,98 @@
+"""Settings: every environment variable certiq reads is named here, and nowhere else.
+
+Variables are CERTIQ_<FIELD>, nested groups CERTIQ_<GROUP>__<FIELD> (for example
+CERTIQ_RETRIEVAL__TOP_K=5). Unknown fields are refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+
+
+class Group(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ValidationSettings(Group):
+    min_words: int = Field(default=3, ge=1, description="fewer words ask for clarification")
+    max_chars: int = Field(default=2000, ge=10)
+
+
+class RedactionSettings(Group):
+    policy: Literal["mask", "block"] = "mask"
+
+
+class ChunkingSettings(Group):
+    target_chars: int = Field(default=900, ge=100)
+    overlap_sentences: int = Field(default=1, ge=0)
+
+
+class RetrievalSettings(Group):
+    top_k: int = Field(default=8, ge=1, le=100, description="chunks retrieved per question")
+    max_spans: int = Field(default=12, ge=1, le=50, description="sentences kept as evidence")
+
+
+class AnswerSettings(Group):
+    max_sentences: int = Field(default=3, ge=1, le=20)
+    min_overlap: float = Field(
+        default=0.2, ge=0, le=1, description="share of question terms a cited sentence must hold"
+    )
+
+
+class PolicySettings(Group):
+    """The render policy: snapshotted into every certificate."""
+
+    tau_entail: float = Field(default=0.6, ge=0, le=1)
+    tau_contradict: float = Field(default=0.5, ge=0, le=1)
+    unverified: Literal["mark", "drop"] = "mark"
+
+
+class AwsSettings(Group):
+    region: str = "us-east-1"
+    bucket: str = ""
+    documents_table: str = ""
+    questions_table: str = ""
+    certificates_table: str = ""
+    state_machine_arn: str = ""
+    kms_key_id: str = ""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="CERTIQ_", env_nested_delimiter="__", extra="forbid"
+    )
+
+    home: Path = Field(default=Path.home() / ".certiq", description="local data directory")
+    runtime: Literal["local", "aws"] = "local"
+    tenant: str = "default"
+    index_language: str = "en"
+    asl_path: Path = REPO_ROOT / "infra" / "statemachine" / "answer.asl.json"
+    validation: ValidationSettings = ValidationSettings()
+    redaction: RedactionSettings = RedactionSettings()
+    chunking: ChunkingSettings = ChunkingSettings()
+    retrieval: RetrievalSettings = RetrievalSettings()
+    answer: AnswerSettings = AnswerSettings()
+    policy: PolicySettings = PolicySettings()
+    aws: AwsSettings = AwsSettings()
+
+    def config_hash(self) -> str:
+        """SHA-256 of what shapes an answer (not where data lives), recorded in certificates."""
+        shaping = self.model_dump(
+            mode="json",
+            include={"index_language", "validation", "redaction", "retrieval", "answer", "policy"},
+        )
+        return hashlib.sha256(json.dumps(shaping, sort_keys=True).encode()).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

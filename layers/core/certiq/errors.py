@@ -1,0 +1,32 @@
+"""Errors the domain raises. The class name is the error name Step Functions matches on."""
+
+from __future__ import annotations
+
+
+class CertiqError(Exception):
+    """Base of every error certiq raises on purpose."""
+
+
+class TransientError(CertiqError):
+    """An upstream failure worth retrying (throttling, 5xx, timeouts): the ASL retries it."""
+
+
+class NotFound(CertiqError):
+    pass
+
+
+class AlreadyExists(CertiqError):
+    """A write that must happen once (a certificate, a question id) was attempted twice."""
+
+
+class IngestionError(CertiqError):
+    """A document that cannot be ingested; the message is the reason the user sees."""
+
+
+class InvalidRequest(CertiqError):
+    """A request that breaks its contract; names the offending field."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message

@@ -1,0 +1,340 @@
+"""Contracts between the states of the answer state machine, the stores and the API.
+
+Everything that crosses a process boundary (a Step Functions state, a stored record, an API body)
+is one of these models. Step Functions limits a state's payload to 256 KB, so the state carries
+ids, spans and short texts, never whole documents.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Contract(BaseModel):
+    """Base of every contract: unknown fields are refused so a typo never passes silently."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- documents and evidence ------------------------------------------------------------------
+
+
+class Box(Contract):
+    """A rectangle on a page, in PDF points, origin at the page's top-left corner.
+
+    The page's own size travels with the box so a viewer can draw it at any scale.
+    """
+
+    page: int = Field(ge=1, description="1-based page number")
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    page_width: float = Field(gt=0)
+    page_height: float = Field(gt=0)
+
+
+class Sentence(Contract):
+    """A sentence of a chunk: its exact text, its offsets in the chunk's text and where it is drawn."""
+
+    text: str
+    start: int = Field(ge=0, description="offset of the first character in Chunk.text")
+    end: int = Field(ge=0, description="offset after the last character in Chunk.text")
+    page: int = Field(ge=1)
+    boxes: list[Box] = Field(default_factory=list, description="one box per line the sentence covers")
+
+
+SourceType = Literal["blob", "web", "text"]
+
+
+class SourceRef(Contract):
+    type: SourceType = "blob"
+    uri: str
+    file_name: str
+    mime_type: str = "application/pdf"
+    sha256: str
+    version: str
+
+
+class Chunk(Contract):
+    chunk_id: str = Field(description="deterministic: doc_id + ordinal")
+    doc_id: str
+    tenant: str
+    ordinal: int = Field(ge=0)
+    source: SourceRef
+    text: str
+    sentences: list[Sentence]
+    page_start: int = Field(ge=1)
+    page_end: int = Field(ge=1)
+    embedding: list[float] | None = None
+
+
+class DocumentStatus(StrEnum):
+    QUEUED = "QUEUED"
+    PROCESSING = "PROCESSING"
+    INDEXED = "INDEXED"
+    FAILED = "FAILED"
+    DELETED = "DELETED"
+
+
+class DocumentRecord(Contract):
+    """One row of the documents table: what the API and `certiq documents` show."""
+
+    doc_id: str
+    tenant: str
+    file_name: str
+    uri: str
+    mime_type: str = "application/pdf"
+    sha256: str = ""
+    version: str = ""
+    status: DocumentStatus
+    reason: str | None = None
+    pages: int = 0
+    chunks: int = 0
+    created_at: datetime
+    updated_at: datetime
+
+
+class SearchHit(Contract):
+    """A chunk found by the index, with its engine score."""
+
+    chunk: Chunk
+    score: float
+
+
+class EvidenceSpan(Contract):
+    """A sentence the answer may cite: small enough to travel in the state."""
+
+    span_id: str = Field(description="chunk_id + ':' + sentence index")
+    chunk_id: str
+    doc_id: str
+    file_name: str
+    source_type: SourceType = "blob"
+    mime_type: str = "application/pdf"
+    version: str
+    sha256: str
+    text: str
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    page: int = Field(ge=1)
+    boxes: list[Box]
+    score: float
+    chunk_score: float
+    chunk_ordinal: int = Field(ge=0)
+
+
+# --- questions, answers and their proof ------------------------------------------------------
+
+
+class QuestionStatus(StrEnum):
+    RECEIVED = "RECEIVED"
+    MODERATING_QUESTION = "MODERATING_QUESTION"
+    RETRIEVING = "RETRIEVING"
+    GENERATING_ANSWER = "GENERATING_ANSWER"
+    VERIFYING = "VERIFYING"
+    COMPLETE = "COMPLETE"
+    NEEDS_CLARIFICATION = "NEEDS_CLARIFICATION"
+    REJECTED = "REJECTED"
+    FAILED = "FAILED"
+
+
+TERMINAL_STATUSES = frozenset(
+    {
+        QuestionStatus.COMPLETE,
+        QuestionStatus.NEEDS_CLARIFICATION,
+        QuestionStatus.REJECTED,
+        QuestionStatus.FAILED,
+    }
+)
+
+
+class RenderState(StrEnum):
+    VERIFIED = "VERIFIED"
+    UNVERIFIED = "UNVERIFIED"
+    BLOCKED = "BLOCKED"
+
+
+class Citation(Contract):
+    id: str = Field(pattern=r"^C[1-9][0-9]*$")
+    chunk_id: str
+    doc_id: str
+    file_name: str
+    page: int = Field(ge=1)
+    boxes: list[Box]
+    quote: str = Field(description="exact text of the chunk between start and end")
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    score: float
+    valid: bool | None = Field(
+        default=None, description="set by Verify: is the quote found verbatim in its chunk"
+    )
+
+
+class Decision(Contract):
+    state: RenderState
+    entail: float = Field(ge=0, le=1)
+    contradict: float = Field(ge=0, le=1)
+    evidence: list[str] = Field(description="citation ids of the minimal sufficient evidence")
+    verifier: str
+    reason: str
+
+
+class Claim(Contract):
+    id: str
+    text: str
+    citation_ids: list[str]
+    decision: Decision | None = None
+
+
+class DraftSentence(Contract):
+    text: str
+    citation_ids: list[str]
+
+
+class Validation(Contract):
+    ok: bool
+    reason_code: str | None = None
+    message: str | None = None
+
+
+class Redaction(Contract):
+    count: int = 0
+    types: list[str] = Field(default_factory=list)
+
+
+class Translation(Contract):
+    detected: str
+    target: str
+    translated: bool
+    note: str | None = None
+
+
+class StepError(Contract):
+    """What a Catch hands to the failure state: the shape Step Functions uses."""
+
+    Error: str
+    Cause: str = ""
+
+
+class QuestionState(Contract):
+    """The state passed from one Task to the next in answer.asl.json."""
+
+    question_id: str
+    tenant: str = "default"
+    question: str
+    conversation_id: str | None = None
+    collection: str | None = None
+    language: str | None = None
+    requested_language: str | None = None
+    status: QuestionStatus = QuestionStatus.RECEIVED
+    received_at: datetime
+    validation: Validation | None = None
+    redaction: Redaction | None = None
+    translation: Translation | None = None
+    evidence: list[EvidenceSpan] = Field(default_factory=list)
+    chunks_searched: int = 0
+    draft: list[DraftSentence] = Field(default_factory=list)
+    citations: list[Citation] = Field(default_factory=list)
+    claims: list[Claim] = Field(default_factory=list)
+    answer: str = ""
+    answerer: str | None = None
+    certificate_id: str | None = None
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+    error: StepError | None = None
+
+
+class Excerpt(Contract):
+    text: str
+    page: int = Field(ge=1)
+    chunk_ordinal: int = Field(ge=0)
+    score: float
+
+
+class SourceSummary(Contract):
+    doc_id: str
+    file_name: str
+    source_type: SourceType
+    mime_type: str
+    relevance: float
+    excerpts: list[Excerpt]
+    status: Literal["available", "deleted"] = "available"
+
+
+class QAResponse(Contract):
+    """What the API and `certiq ask --json` return."""
+
+    question_id: str
+    status: QuestionStatus
+    question: str
+    language: str | None
+    answer: str = Field(description="rendered: only what the policy allows")
+    message: str | None = Field(default=None, description="why there is no answer, when none")
+    claims: list[Claim]
+    citations: list[Citation]
+    sources: list[SourceSummary]
+    certificate_id: str | None
+    timings_ms: dict[str, float]
+
+
+class QuestionRecord(Contract):
+    """One row of the questions table: the status the API polls, and the response when done."""
+
+    question_id: str
+    tenant: str
+    status: QuestionStatus
+    created_at: datetime
+    updated_at: datetime
+    conversation_id: str | None = None
+    reason: str | None = None
+    response: QAResponse | None = None
+
+
+class CertifiedDocument(Contract):
+    doc_id: str
+    file_name: str
+    sha256: str
+    version: str
+
+
+class Certificate(Contract):
+    """The sealed, signed record of what was shown and why. Stored once, never overwritten."""
+
+    certificate_id: str
+    question_id: str
+    tenant: str
+    question: str
+    answer: str
+    claims: list[Claim]
+    citations: list[Citation]
+    documents: list[CertifiedDocument]
+    policy: dict[str, Any]
+    config_hash: str
+    created_at: datetime
+    seal: str = Field(description="SHA-256 of the canonical JSON body (every field but these three)")
+    signature: str = Field(description="MAC over the seal")
+    signing_key_id: str
+
+
+class CertificateCheck(Contract):
+    certificate_id: str
+    valid: bool
+    seal_ok: bool
+    signature_ok: bool
+    first_difference: str | None = Field(
+        default=None, description="the first field whose content no longer matches the seal"
+    )
+
+
+SCHEMA_MODELS: dict[str, type[BaseModel]] = {
+    "QuestionState": QuestionState,
+    "QAResponse": QAResponse,
+    "Certificate": Certificate,
+    "Chunk": Chunk,
+    "DocumentRecord": DocumentRecord,
+    "QuestionRecord": QuestionRecord,
+    "CertificateCheck": CertificateCheck,
+}

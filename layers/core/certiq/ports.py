@@ -1,0 +1,164 @@
+"""Ports: what the domain needs from the outside world, as Protocols.
+
+Adapters under certiq.adapters implement them (local/ embedded, aws/ boto3, llm/ providers);
+certiq.bootstrap is the only place that chooses which.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from certiq.models import (
+    Certificate,
+    Chunk,
+    DocumentRecord,
+    DraftSentence,
+    EvidenceSpan,
+    QAResponse,
+    QuestionRecord,
+    QuestionState,
+    QuestionStatus,
+    SearchHit,
+)
+
+
+class BlobStore(Protocol):
+    """Originals of ingested files (S3 in the cloud, a folder locally)."""
+
+    def put(self, key: str, data: bytes, content_type: str) -> str:
+        """Stores data under key and returns its URI."""
+        ...
+
+    def get(self, key: str) -> bytes:
+        """Raises NotFound when the key holds nothing."""
+        ...
+
+    def exists(self, key: str) -> bool: ...
+
+    def delete(self, key: str) -> None: ...
+
+
+class DocumentStore(Protocol):
+    """The documents table: one record per document with its ingestion status."""
+
+    def put(self, record: DocumentRecord) -> None:
+        """Creates or replaces the record of (tenant, doc_id)."""
+        ...
+
+    def get(self, tenant: str, doc_id: str) -> DocumentRecord | None: ...
+
+    def list(self, tenant: str) -> list[DocumentRecord]:
+        """Every record of the tenant, oldest first."""
+        ...
+
+
+class QuestionStore(Protocol):
+    """The questions table: the status the API polls and the response once complete."""
+
+    def create(self, record: QuestionRecord) -> None:
+        """Raises AlreadyExists when the question id is taken."""
+        ...
+
+    def set_status(
+        self, question_id: str, status: QuestionStatus, reason: str | None = None
+    ) -> None:
+        """Raises NotFound for an unknown question id."""
+        ...
+
+    def complete(self, question_id: str, response: QAResponse) -> None:
+        """Stores the final response and its status (COMPLETE, REJECTED, ...)."""
+        ...
+
+    def get(self, question_id: str) -> QuestionRecord | None: ...
+
+
+class CertificateStore(Protocol):
+    def put_once(self, certificate: Certificate) -> None:
+        """Raises AlreadyExists rather than overwrite a stored certificate."""
+        ...
+
+    def get(self, certificate_id: str) -> Certificate | None: ...
+
+
+class SearchIndex(Protocol):
+    """The chunk index (OpenSearch in the cloud, SQLite FTS5 locally)."""
+
+    def index(self, chunks: Sequence[Chunk]) -> int:
+        """Adds or replaces chunks by chunk_id; returns how many were written."""
+        ...
+
+    def delete_document(self, tenant: str, doc_id: str) -> int:
+        """Removes every chunk of a document; returns how many were removed."""
+        ...
+
+    def search(self, tenant: str, query: str, k: int) -> list[SearchHit]:
+        """Lexical (BM25) search within one tenant, best first."""
+        ...
+
+    def get_chunks(self, tenant: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
+        """The chunks of the tenant among chunk_ids; missing ids are absent from the result."""
+        ...
+
+    def count(self, tenant: str) -> int: ...
+
+
+class Signer(Protocol):
+    """Signs certificate seals (KMS HMAC in the cloud, a local key file otherwise)."""
+
+    @property
+    def key_id(self) -> str: ...
+
+    def sign(self, message: bytes) -> str:
+        """Returns the signature, base64-encoded."""
+        ...
+
+    def verify(self, message: bytes, signature: str) -> bool: ...
+
+
+class Clock(Protocol):
+    def now(self) -> datetime:
+        """An aware datetime in UTC."""
+        ...
+
+
+class ChatModel(Protocol):
+    """Turns evidence into a draft whose sentences cite it (LLM providers, or extractive)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def draft(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
+        """Sentences whose citation_ids are span ids of the evidence given."""
+        ...
+
+
+@dataclass(frozen=True)
+class Support:
+    """How far evidence supports (entail) or refutes (contradict) a claim, each in [0, 1]."""
+
+    entail: float
+    contradict: float
+
+
+class Verifier(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    def assess(self, claim: str, evidence: Sequence[str]) -> Support: ...
+
+
+class LanguageDetector(Protocol):
+    def detect(self, text: str) -> str:
+        """An ISO 639-1 code, or "und" when the text is too short to tell."""
+        ...
+
+
+class Orchestrator(Protocol):
+    """Runs the answer state machine (Step Functions in the cloud, the local runtime here)."""
+
+    def start(self, state: QuestionState) -> str:
+        """Starts an execution for the question and returns its id without waiting."""
+        ...
