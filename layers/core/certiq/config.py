@@ -64,6 +64,8 @@ class AwsSettings(Group):
     certificates_table: str = ""
     state_machine_arn: str = ""
     kms_key_id: str = ""
+    idempotency_table: str = ""
+    opensearch_endpoint: str = Field(default="", description="https URL of the search engine")
 
 
 class Settings(BaseSettings):

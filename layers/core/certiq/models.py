@@ -314,7 +314,10 @@ class Certificate(Contract):
     policy: dict[str, Any]
     config_hash: str
     created_at: datetime
-    seal: str = Field(description="SHA-256 of the canonical JSON body (every field but these three)")
+    field_digests: dict[str, str] = Field(
+        description="SHA-256 of each sealed field's canonical JSON, so a check can name the field"
+    )
+    seal: str = Field(description="SHA-256 of the canonical JSON of field_digests")
     signature: str = Field(description="MAC over the seal")
     signing_key_id: str
 
@@ -329,6 +332,33 @@ class CertificateCheck(Contract):
     )
 
 
+# --- the HTTPS API -------------------------------------------------------------------------
+
+
+class QuestionRequest(Contract):
+    """POST /v1/questions. Length and content rules are the Validate state's to apply."""
+
+    question: str = Field(max_length=20000)
+    conversation_id: str | None = Field(default=None, max_length=128)
+    language: str | None = Field(default=None, pattern=r"^[a-z]{2,3}$")
+    collection: str | None = Field(default=None, max_length=128)
+
+
+class QuestionAccepted(Contract):
+    question_id: str
+    status: QuestionStatus
+    status_url: str
+
+
+class QuestionView(Contract):
+    """GET /v1/questions/{id}: the status while the state machine runs, the response when done."""
+
+    question_id: str
+    status: QuestionStatus
+    reason: str | None = None
+    response: QAResponse | None = None
+
+
 SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "QuestionState": QuestionState,
     "QAResponse": QAResponse,
@@ -337,4 +367,7 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "DocumentRecord": DocumentRecord,
     "QuestionRecord": QuestionRecord,
     "CertificateCheck": CertificateCheck,
+    "QuestionRequest": QuestionRequest,
+    "QuestionAccepted": QuestionAccepted,
+    "QuestionView": QuestionView,
 }

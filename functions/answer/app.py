@@ -1,0 +1,8 @@
+"""Lambda entry point of the "Draft answer" state.
+
+The logic is certiq.steps.answer; the ASL file decides when it runs.
+"""
+
+from certiq.runtime.lambda_handlers import step_handler
+
+lambda_handler = step_handler("answer")

@@ -1,0 +1,272 @@
+"""Documents, questions and certificates in DynamoDB, through the low-level client.
+
+Marshalling is explicit and small: each item holds its key attributes, the attributes queries or
+updates need, and the record's JSON in the string attribute ``body``. A question's mutable fields
+(status, reason, updated_at, response) are attributes of their own, so a status change is one
+conditional UpdateItem and never a read-modify-write of the JSON. Key schemas: tables.TABLE_KEYS.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from botocore.exceptions import ClientError
+
+from certiq.adapters.aws._errors import error_code, transient_errors
+from certiq.errors import AlreadyExists, NotFound
+from certiq.models import (
+    Certificate,
+    DocumentRecord,
+    QAResponse,
+    QuestionRecord,
+    QuestionStatus,
+)
+from certiq.ports import Clock
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+    from mypy_boto3_dynamodb.type_defs import (
+        AttributeValueTypeDef,
+        QueryInputTypeDef,
+    )
+
+    Item = dict[str, AttributeValueTypeDef]
+
+CONDITION_FAILED = "ConditionalCheckFailedException"
+
+# The fields of a QuestionRecord kept in attributes of their own rather than in its body.
+QUESTION_MUTABLE_FIELDS = frozenset({"status", "reason", "updated_at", "response"})
+
+
+def _s(value: str) -> AttributeValueTypeDef:
+    return {"S": value}
+
+
+def _string(item: Mapping[str, AttributeValueTypeDef], name: str) -> str | None:
+    value = item.get(name)
+    return None if value is None else value.get("S")
+
+
+def _required(item: Mapping[str, AttributeValueTypeDef], name: str) -> str:
+    value = _string(item, name)
+    if value is None:
+        raise ValueError(f"DynamoDB item has no string attribute {name!r}")
+    return value
+
+
+def _age_key(moment: datetime) -> str:
+    """A string that sorts like the instant (naive datetimes taken as UTC)."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%f")
+
+
+class _SystemClock:
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+class DynamoDocumentStore:
+    """Implements certiq.ports.DocumentStore; table key: tenant (HASH), doc_id (RANGE)."""
+
+    def __init__(self, client: DynamoDBClient, table_name: str) -> None:
+        self._ddb = client
+        self.table_name = table_name
+
+    def put(self, record: DocumentRecord) -> None:
+        item: Item = {
+            "tenant": _s(record.tenant),
+            "doc_id": _s(record.doc_id),
+            "status": _s(record.status.value),
+            "created_at": _s(_age_key(record.created_at)),
+            "body": _s(record.model_dump_json()),
+        }
+        with transient_errors("DynamoDB PutItem"):
+            self._ddb.put_item(TableName=self.table_name, Item=item)
+
+    def get(self, tenant: str, doc_id: str) -> DocumentRecord | None:
+        with transient_errors("DynamoDB GetItem"):
+            response = self._ddb.get_item(
+                TableName=self.table_name,
+                Key={"tenant": _s(tenant), "doc_id": _s(doc_id)},
+                ConsistentRead=True,
+            )
+        item = response.get("Item")
+        return None if item is None else DocumentRecord.model_validate_json(_required(item, "body"))
+
+    def list(self, tenant: str) -> list[DocumentRecord]:
+        query: QueryInputTypeDef = {
+            "TableName": self.table_name,
+            "KeyConditionExpression": "#tenant = :tenant",
+            "ExpressionAttributeNames": {"#tenant": "tenant"},
+            "ExpressionAttributeValues": {":tenant": _s(tenant)},
+            "ConsistentRead": True,
+        }
+        keyed: list[tuple[str, str, DocumentRecord]] = []
+        while True:
+            with transient_errors("DynamoDB Query"):
+                page = self._ddb.query(**query)
+            for item in page.get("Items", []):
+                record = DocumentRecord.model_validate_json(_required(item, "body"))
+                keyed.append((_age_key(record.created_at), record.doc_id, record))
+            last = page.get("LastEvaluatedKey")
+            if not last:
+                break
+            query["ExclusiveStartKey"] = last
+        keyed.sort(key=lambda entry: (entry[0], entry[1]))
+        return [record for _, _, record in keyed]
+
+
+class DynamoQuestionStore:
+    """Implements certiq.ports.QuestionStore; table key: question_id (HASH).
+
+    ``clock`` stamps updated_at on every change.
+    """
+
+    def __init__(self, client: DynamoDBClient, table_name: str, clock: Clock | None = None) -> None:
+        self._ddb = client
+        self.table_name = table_name
+        self._clock: Clock = clock or _SystemClock()
+
+    def create(self, record: QuestionRecord) -> None:
+        item: Item = {
+            "question_id": _s(record.question_id),
+            "tenant": _s(record.tenant),
+            "status": _s(record.status.value),
+            "updated_at": _s(record.updated_at.isoformat()),
+            "body": _s(record.model_dump_json(exclude=set(QUESTION_MUTABLE_FIELDS))),
+        }
+        if record.reason is not None:
+            item["reason"] = _s(record.reason)
+        if record.response is not None:
+            item["response"] = _s(record.response.model_dump_json())
+        with transient_errors("DynamoDB PutItem"):
+            try:
+                self._ddb.put_item(
+                    TableName=self.table_name,
+                    Item=item,
+                    ConditionExpression="attribute_not_exists(question_id)",
+                )
+            except ClientError as error:
+                if error_code(error) == CONDITION_FAILED:
+                    raise AlreadyExists(f"question {record.question_id} already exists") from error
+                raise
+
+    def set_status(
+        self, question_id: str, status: QuestionStatus, reason: str | None = None
+    ) -> None:
+        values: dict[str, AttributeValueTypeDef] = {
+            ":status": _s(status.value),
+            ":updated_at": _s(self._clock.now().isoformat()),
+        }
+        expression = "SET #status = :status, #updated_at = :updated_at"
+        if reason is None:
+            expression += " REMOVE #reason"
+        else:
+            expression += ", #reason = :reason"
+            values[":reason"] = _s(reason)
+        self._update(question_id, expression, values, {"#reason": "reason"})
+
+    def complete(self, question_id: str, response: QAResponse) -> None:
+        self._update(
+            question_id,
+            "SET #status = :status, #updated_at = :updated_at, #response = :response",
+            {
+                ":status": _s(response.status.value),
+                ":updated_at": _s(self._clock.now().isoformat()),
+                ":response": _s(response.model_dump_json()),
+            },
+            {"#response": "response"},
+        )
+
+    def get(self, question_id: str) -> QuestionRecord | None:
+        with transient_errors("DynamoDB GetItem"):
+            found = self._ddb.get_item(
+                TableName=self.table_name,
+                Key={"question_id": _s(question_id)},
+                ConsistentRead=True,
+            )
+        item = found.get("Item")
+        if item is None:
+            return None
+        fields: dict[str, Any] = json.loads(_required(item, "body"))
+        response = _string(item, "response")
+        fields.update(
+            status=_required(item, "status"),
+            reason=_string(item, "reason"),
+            updated_at=_required(item, "updated_at"),
+            response=None if response is None else json.loads(response),
+        )
+        return QuestionRecord.model_validate(fields)
+
+    def _update(
+        self,
+        question_id: str,
+        expression: str,
+        values: dict[str, AttributeValueTypeDef],
+        names: dict[str, str],
+    ) -> None:
+        with transient_errors("DynamoDB UpdateItem"):
+            try:
+                self._ddb.update_item(
+                    TableName=self.table_name,
+                    Key={"question_id": _s(question_id)},
+                    UpdateExpression=expression,
+                    ConditionExpression="attribute_exists(question_id)",
+                    ExpressionAttributeNames={
+                        "#status": "status",
+                        "#updated_at": "updated_at",
+                        **names,
+                    },
+                    ExpressionAttributeValues=values,
+                )
+            except ClientError as error:
+                if error_code(error) == CONDITION_FAILED:
+                    raise NotFound(f"question {question_id} not found") from error
+                raise
+
+
+class DynamoCertificateStore:
+    """Implements certiq.ports.CertificateStore; table key: certificate_id (HASH).
+
+    The put is conditional on the id being free, so a stored certificate is never overwritten.
+    """
+
+    def __init__(self, client: DynamoDBClient, table_name: str) -> None:
+        self._ddb = client
+        self.table_name = table_name
+
+    def put_once(self, certificate: Certificate) -> None:
+        item: Item = {
+            "certificate_id": _s(certificate.certificate_id),
+            "tenant": _s(certificate.tenant),
+            "question_id": _s(certificate.question_id),
+            "created_at": _s(_age_key(certificate.created_at)),
+            "body": _s(certificate.model_dump_json()),
+        }
+        with transient_errors("DynamoDB PutItem"):
+            try:
+                self._ddb.put_item(
+                    TableName=self.table_name,
+                    Item=item,
+                    ConditionExpression="attribute_not_exists(certificate_id)",
+                )
+            except ClientError as error:
+                if error_code(error) == CONDITION_FAILED:
+                    raise AlreadyExists(
+                        f"certificate {certificate.certificate_id} already exists"
+                    ) from error
+                raise
+
+    def get(self, certificate_id: str) -> Certificate | None:
+        with transient_errors("DynamoDB GetItem"):
+            response = self._ddb.get_item(
+                TableName=self.table_name,
+                Key={"certificate_id": _s(certificate_id)},
+                ConsistentRead=True,
+            )
+        item = response.get("Item")
+        return None if item is None else Certificate.model_validate_json(_required(item, "body"))

@@ -1,0 +1,170 @@
+"""Documents, questions and certificates in the local SQLite file.
+
+Each record is kept whole as its JSON (``body``) next to the columns the queries need. A
+question's mutable fields (status, reason, updated_at, response) live in their own columns, so a
+status change is one UPDATE and never a read-modify-write of the JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from certiq.adapters.local.clock import SystemClock
+from certiq.adapters.local.sqlite_db import SqliteDatabase, utc_key
+from certiq.errors import AlreadyExists, NotFound
+from certiq.models import (
+    Certificate,
+    DocumentRecord,
+    QAResponse,
+    QuestionRecord,
+    QuestionStatus,
+)
+from certiq.ports import Clock
+
+# The fields of a QuestionRecord kept in columns rather than in its body.
+QUESTION_MUTABLE_FIELDS = frozenset({"status", "reason", "updated_at", "response"})
+
+
+class SqliteDocumentStore:
+    """Implements certiq.ports.DocumentStore."""
+
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+
+    def put(self, record: DocumentRecord) -> None:
+        with self._db.transaction() as conn:
+            conn.execute(
+                "INSERT INTO documents (tenant, doc_id, status, created_key, body)"
+                " VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (tenant, doc_id) DO UPDATE SET"
+                " status = excluded.status, created_key = excluded.created_key,"
+                " body = excluded.body",
+                (
+                    record.tenant,
+                    record.doc_id,
+                    record.status.value,
+                    utc_key(record.created_at),
+                    record.model_dump_json(),
+                ),
+            )
+
+    def get(self, tenant: str, doc_id: str) -> DocumentRecord | None:
+        with self._db.read() as conn:
+            row = conn.execute(
+                "SELECT body FROM documents WHERE tenant = ? AND doc_id = ?", (tenant, doc_id)
+            ).fetchone()
+        return None if row is None else DocumentRecord.model_validate_json(row[0])
+
+    def list(self, tenant: str) -> list[DocumentRecord]:
+        with self._db.read() as conn:
+            rows = conn.execute(
+                "SELECT body FROM documents WHERE tenant = ? ORDER BY created_key, doc_id",
+                (tenant,),
+            ).fetchall()
+        return [DocumentRecord.model_validate_json(row[0]) for row in rows]
+
+
+class SqliteQuestionStore:
+    """Implements certiq.ports.QuestionStore; ``clock`` stamps updated_at on every change."""
+
+    def __init__(self, db: SqliteDatabase, clock: Clock | None = None) -> None:
+        self._db = db
+        self._clock: Clock = clock or SystemClock()
+
+    def create(self, record: QuestionRecord) -> None:
+        try:
+            with self._db.transaction() as conn:
+                conn.execute(
+                    "INSERT INTO questions"
+                    " (question_id, tenant, status, reason, updated_at, response, body)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        record.question_id,
+                        record.tenant,
+                        record.status.value,
+                        record.reason,
+                        record.updated_at.isoformat(),
+                        None if record.response is None else record.response.model_dump_json(),
+                        record.model_dump_json(exclude=set(QUESTION_MUTABLE_FIELDS)),
+                    ),
+                )
+        except sqlite3.IntegrityError as error:
+            raise AlreadyExists(f"question {record.question_id} already exists") from error
+
+    def set_status(
+        self, question_id: str, status: QuestionStatus, reason: str | None = None
+    ) -> None:
+        self._update(
+            question_id,
+            "status = ?, reason = ?, updated_at = ?",
+            (status.value, reason, self._clock.now().isoformat()),
+        )
+
+    def complete(self, question_id: str, response: QAResponse) -> None:
+        self._update(
+            question_id,
+            "status = ?, response = ?, updated_at = ?",
+            (response.status.value, response.model_dump_json(), self._clock.now().isoformat()),
+        )
+
+    def get(self, question_id: str) -> QuestionRecord | None:
+        with self._db.read() as conn:
+            row = conn.execute(
+                "SELECT body, status, reason, updated_at, response FROM questions"
+                " WHERE question_id = ?",
+                (question_id,),
+            ).fetchone()
+        if row is None:
+            return None
+        body, status, reason, updated_at, response = row
+        fields: dict[str, Any] = json.loads(body)
+        fields.update(
+            status=status,
+            reason=reason,
+            updated_at=updated_at,
+            response=None if response is None else json.loads(response),
+        )
+        return QuestionRecord.model_validate(fields)
+
+    def _update(self, question_id: str, assignments: str, values: tuple[Any, ...]) -> None:
+        with self._db.transaction() as conn:
+            cursor = conn.execute(
+                f"UPDATE questions SET {assignments} WHERE question_id = ?",
+                (*values, question_id),
+            )
+            if cursor.rowcount == 0:
+                raise NotFound(f"question {question_id} not found")
+
+
+class SqliteCertificateStore:
+    """Implements certiq.ports.CertificateStore: a certificate is written once, never replaced."""
+
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+
+    def put_once(self, certificate: Certificate) -> None:
+        try:
+            with self._db.transaction() as conn:
+                conn.execute(
+                    "INSERT INTO certificates (certificate_id, tenant, question_id, body)"
+                    " VALUES (?, ?, ?, ?)",
+                    (
+                        certificate.certificate_id,
+                        certificate.tenant,
+                        certificate.question_id,
+                        certificate.model_dump_json(),
+                    ),
+                )
+        except sqlite3.IntegrityError as error:
+            raise AlreadyExists(
+                f"certificate {certificate.certificate_id} already exists"
+            ) from error
+
+    def get(self, certificate_id: str) -> Certificate | None:
+        with self._db.read() as conn:
+            row = conn.execute(
+                "SELECT body FROM certificates WHERE certificate_id = ?", (certificate_id,)
+            ).fetchone()
+        return None if row is None else Certificate.model_validate_json(row[0])

@@ -1,0 +1,45 @@
+"""The offline answerer: an answer made of the evidence sentences themselves, each citing itself.
+
+It implements the ChatModel port so the Answer state treats it like any provider. It never
+writes a word the documents do not contain, which is why it needs no model and no key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from certiq.config import AnswerSettings
+from certiq.models import DraftSentence, EvidenceSpan
+from certiq.text import content_terms
+
+NEAR_DUPLICATE = 0.7
+
+
+class ExtractiveAnswerer:
+    def __init__(self, settings: AnswerSettings) -> None:
+        self._settings = settings
+
+    @property
+    def name(self) -> str:
+        return "extractive"
+
+    def draft(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
+        query = set(content_terms(question))
+        if not query:
+            return []
+        chosen: list[tuple[EvidenceSpan, set[str]]] = []
+        for span in sorted(evidence, key=lambda span: span.score, reverse=True):
+            terms = set(content_terms(span.text))
+            if len(terms & query) / len(query) < self._settings.min_overlap:
+                continue
+            if any(_jaccard(terms, kept) >= NEAR_DUPLICATE for _, kept in chosen):
+                continue
+            chosen.append((span, terms))
+            if len(chosen) == self._settings.max_sentences:
+                break
+        return [DraftSentence(text=span.text, citation_ids=[span.span_id]) for span, _ in chosen]
+
+
+def _jaccard(left: set[str], right: set[str]) -> float:
+    union = left | right
+    return len(left & right) / len(union) if union else 1.0

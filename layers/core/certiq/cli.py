@@ -1,0 +1,169 @@
+"""The `certiq` command: ingest, ask, documents, verify and serve, on the local runtime."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from certiq.bootstrap import build_deps, build_orchestrator
+from certiq.config import get_settings
+from certiq.errors import CertiqError
+from certiq.ingestion.service import Upload, ingest
+from certiq.models import DocumentStatus, QAResponse, QuestionStatus
+from certiq.questions import receive
+from certiq.runtime.local import LocalRuntime
+from certiq.trust.certificate import check
+
+
+@click.group()
+def main() -> None:
+    """certiq: answers questions over your documents and proves what it says."""
+
+
+@main.command("ingest")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--tenant", default=None, help="tenant to ingest into (default: settings)")
+def ingest_command(paths: tuple[Path, ...], tenant: str | None) -> None:
+    """Ingest PDF files, or every PDF under the given folders."""
+    deps = build_deps(get_settings())
+    files = sorted({file for path in paths for file in _pdfs(path)})
+    if not files:
+        raise click.ClickException("no PDF files found in the given paths")
+    results = []
+    with click.progressbar(files, label="Ingesting", file=sys.stderr) as bar:
+        for file in bar:
+            upload = Upload(
+                data=file.read_bytes(),
+                file_name=file.name,
+                uri=file.resolve().as_uri(),
+                tenant=tenant or deps.settings.tenant,
+            )
+            try:
+                record = ingest(upload, deps)
+                results.append((file, record.status, record.reason, record.pages, record.chunks))
+            except Exception as error:  # one bad file must not stop the others
+                results.append((file, DocumentStatus.FAILED, f"internal error: {error}", 0, 0))
+    for file, status, reason, pages, chunks in results:
+        detail = f"{pages} pages, {chunks} chunks" if status is DocumentStatus.INDEXED else reason
+        click.echo(f"{status.value:<8} {file}  ({detail})")
+    indexed = sum(status is DocumentStatus.INDEXED for _, status, *_ in results)
+    click.echo(f"{indexed} of {len(results)} files indexed.")
+    if indexed == 0:
+        sys.exit(1)
+
+
+def _pdfs(path: Path) -> list[Path]:
+    if path.is_dir():
+        return [file for file in path.rglob("*") if file.suffix.lower() == ".pdf" and file.is_file()]
+    return [path]
+
+
+@main.command("ask")
+@click.argument("question")
+@click.option("--json", "as_json", is_flag=True, help="print the QAResponse as JSON")
+def ask_command(question: str, as_json: bool) -> None:
+    """Ask a question; the answer comes with citations and a certificate."""
+    deps = build_deps(get_settings())
+    runtime = LocalRuntime(deps)
+    state = receive(question, deps)
+    runtime.run(state)
+    record = deps.questions.get(state.question_id)
+    if record is None or record.response is None:
+        raise click.ClickException(f"question {state.question_id} ended without a response")
+    response = record.response
+    if as_json:
+        click.echo(response.model_dump_json(indent=2))
+    else:
+        click.echo(_readable(response))
+    if response.status is QuestionStatus.FAILED:
+        sys.exit(1)
+
+
+def _readable(response: QAResponse) -> str:
+    lines = [f"Question: {response.question}", f"Status:   {response.status.value}"]
+    if response.answer:
+        lines += ["", "Answer:", f"  {response.answer}"]
+    if response.message:
+        lines += ["", f"Note: {response.message}"]
+    if response.claims:
+        lines += ["", "Claims:"]
+        for claim in response.claims:
+            decision = claim.decision
+            if decision is not None:
+                lines.append(
+                    f"  {claim.id} {decision.state.value} ({decision.verifier}, "
+                    f"entail {decision.entail:.2f}): {decision.reason}"
+                )
+    if response.citations:
+        lines += ["", "Citations:"]
+        for citation in response.citations:
+            box = citation.boxes[0] if citation.boxes else None
+            where = (
+                f"box ({box.x0:.1f}, {box.y0:.1f})-({box.x1:.1f}, {box.y1:.1f}) pt"
+                f" of {box.page_width:.0f}x{box.page_height:.0f}"
+                if box
+                else "no box"
+            )
+            lines.append(f"  [{citation.id}] {citation.file_name}, page {citation.page}, {where}")
+            lines.append(f'       "{citation.quote}"')
+    if response.certificate_id:
+        lines += ["", f"Certificate: {response.certificate_id}  (certiq verify {response.certificate_id})"]
+    return "\n".join(lines)
+
+
+@main.command("documents")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--tenant", default=None)
+def documents_command(as_json: bool, tenant: str | None) -> None:
+    """List documents with their status, reason, pages and chunks."""
+    deps = build_deps(get_settings())
+    records = deps.documents.list(tenant or deps.settings.tenant)
+    if as_json:
+        click.echo(json.dumps([record.model_dump(mode="json") for record in records], indent=2))
+        return
+    for record in records:
+        detail = record.reason or f"{record.pages} pages, {record.chunks} chunks"
+        click.echo(f"{record.status.value:<10} {record.doc_id}  {record.file_name}  ({detail})")
+    if not records:
+        click.echo("No documents yet: certiq ingest PATH...")
+
+
+@main.command("verify")
+@click.argument("certificate_id")
+@click.option("--json", "as_json", is_flag=True)
+def verify_command(certificate_id: str, as_json: bool) -> None:
+    """Recompute a certificate's seal and check its signature."""
+    deps = build_deps(get_settings())
+    certificate = deps.certificates.get(certificate_id)
+    if certificate is None:
+        raise click.ClickException(f"no certificate {certificate_id}")
+    result = check(certificate, deps.signer)
+    if as_json:
+        click.echo(result.model_dump_json(indent=2))
+    elif result.valid:
+        click.echo(f"VALID  {certificate_id}: seal and signature ({certificate.signing_key_id}) match")
+    else:
+        click.echo(f"INVALID  {certificate_id}: first difference in '{result.first_difference}'")
+    if not result.valid:
+        sys.exit(1)
+
+
+@main.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8080, show_default=True, type=int)
+def serve_command(host: str, port: int) -> None:
+    """Serve the HTTPS API's routes locally over HTTP."""
+    from certiq.runtime.server import serve
+
+    deps = build_deps(get_settings())
+    serve(deps, build_orchestrator(deps), host=host, port=port)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except CertiqError as error:
+        raise SystemExit(str(error)) from error

@@ -1,0 +1,39 @@
+"""What the thin functions/<name>/app.py entry points share: one Deps per warm container."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from certiq.bootstrap import build_deps
+from certiq.config import get_settings
+from certiq.models import QuestionState
+from certiq.steps import STEPS
+from certiq.steps.deps import Deps
+
+logger = Logger(service="certiq")
+
+Handler = Callable[[dict[str, Any], LambdaContext], dict[str, Any]]
+
+
+@cache
+def container_deps() -> Deps:
+    """Built on the first invocation and kept while the container is warm."""
+    return build_deps(get_settings())
+
+
+def step_handler(name: str) -> Handler:
+    """A Lambda handler for one state of answer.asl.json: parse the state, run the step, dump."""
+    step = STEPS[name]
+
+    @logger.inject_lambda_context(log_event=False)  # the event holds the question: never log it
+    def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+        state = QuestionState.model_validate(event)
+        logger.append_keys(question_id=state.question_id, step=name)
+        return step(state, container_deps()).model_dump(mode="json")
+
+    return handler

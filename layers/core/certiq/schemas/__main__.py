@@ -1,0 +1,4 @@
+from certiq.schemas import export
+
+for path in export():
+    print(path)

@@ -1,0 +1,62 @@
+"""Seal certificate: seal, sign and store what was shown and why, then publish the response."""
+
+from __future__ import annotations
+
+from certiq.errors import AlreadyExists
+from certiq.models import Certificate, CertifiedDocument, QuestionState, QuestionStatus
+from certiq.steps.deps import Deps
+from certiq.steps.response import build_response
+from certiq.trust.certificate import seal_and_sign
+
+NO_ANSWER = "No passage in the indexed documents answers this question."
+
+
+def persist(state: QuestionState, deps: Deps) -> QuestionState:
+    certificate_id = f"cert-{state.question_id}"
+    certificate = seal_and_sign(_unsealed(certificate_id, state, deps), deps.signer)
+    try:
+        deps.certificates.put_once(certificate)
+    except AlreadyExists:
+        # A retried Persist finds its own earlier write: keep it, never overwrite.
+        stored = deps.certificates.get(certificate_id)
+        if stored is None or stored.question_id != state.question_id:
+            raise
+    state = state.model_copy(
+        update={"certificate_id": certificate_id, "status": QuestionStatus.COMPLETE}
+    )
+    message = None if state.answer else NO_ANSWER
+    if state.translation is not None and state.translation.note:
+        message = " ".join(filter(None, [message, state.translation.note]))
+    response = build_response(
+        state, QuestionStatus.COMPLETE, deps.documents, deps.settings.policy, message=message
+    )
+    deps.questions.complete(state.question_id, response)
+    return state
+
+
+def _unsealed(certificate_id: str, state: QuestionState, deps: Deps) -> Certificate:
+    cited = {citation.doc_id for citation in state.citations}
+    documents = {
+        span.doc_id: CertifiedDocument(
+            doc_id=span.doc_id, file_name=span.file_name, sha256=span.sha256, version=span.version
+        )
+        for span in state.evidence
+        if span.doc_id in cited
+    }
+    return Certificate(
+        certificate_id=certificate_id,
+        question_id=state.question_id,
+        tenant=state.tenant,
+        question=state.question,
+        answer=state.answer,
+        claims=state.claims,
+        citations=state.citations,
+        documents=sorted(documents.values(), key=lambda document: document.doc_id),
+        policy=deps.settings.policy.model_dump(mode="json"),
+        config_hash=deps.settings.config_hash(),
+        created_at=deps.clock.now(),
+        field_digests={},
+        seal="",
+        signature="",
+        signing_key_id="",
+    )

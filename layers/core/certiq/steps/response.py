@@ -1,0 +1,67 @@
+"""Builds the QAResponse the API returns from a question's state."""
+
+from __future__ import annotations
+
+from certiq.config import PolicySettings
+from certiq.models import (
+    DocumentStatus,
+    Excerpt,
+    QAResponse,
+    QuestionState,
+    QuestionStatus,
+    SourceSummary,
+)
+from certiq.ports import DocumentStore
+from certiq.trust.policy import shown_claims
+
+
+def build_response(
+    state: QuestionState,
+    status: QuestionStatus,
+    documents: DocumentStore,
+    policy: PolicySettings,
+    message: str | None = None,
+) -> QAResponse:
+    """Only what the policy lets a user see; sources grouped per file, most relevant first."""
+    claims = shown_claims(state.claims, policy)
+    shown = {cid for claim in claims if claim.decision for cid in claim.decision.evidence}
+    citations = [citation for citation in state.citations if citation.id in shown]
+    spans = {(span.chunk_id, span.start): span for span in state.evidence}
+    sources: dict[str, SourceSummary] = {}
+    for citation in citations:
+        span = spans[(citation.chunk_id, citation.start)]
+        summary = sources.get(citation.doc_id)
+        if summary is None:
+            record = documents.get(state.tenant, citation.doc_id)
+            deleted = record is None or record.status is DocumentStatus.DELETED
+            summary = sources[citation.doc_id] = SourceSummary(
+                doc_id=citation.doc_id,
+                file_name=citation.file_name,
+                source_type=span.source_type,
+                mime_type=span.mime_type,
+                relevance=citation.score,
+                excerpts=[],
+                status="deleted" if deleted else "available",
+            )
+        summary.relevance = max(summary.relevance, citation.score)
+        summary.excerpts.append(
+            Excerpt(
+                text=citation.quote,
+                page=citation.page,
+                chunk_ordinal=span.chunk_ordinal,
+                score=citation.score,
+            )
+        )
+    return QAResponse(
+        question_id=state.question_id,
+        status=status,
+        question=state.question,
+        language=state.language,
+        answer=state.answer,
+        message=message,
+        claims=claims,
+        citations=citations,
+        sources=sorted(sources.values(), key=lambda source: source.relevance, reverse=True),
+        certificate_id=state.certificate_id,
+        timings_ms=state.timings_ms,
+    )

@@ -1,0 +1,36 @@
+"""Verify claims: a citation counts only if its quote is verbatim in its chunk, and a claim is
+shown as VERIFIED only if its valid citations support it (fail closed)."""
+
+from __future__ import annotations
+
+from certiq.models import QuestionState, QuestionStatus
+from certiq.steps.deps import Deps
+from certiq.trust.policy import decide, render
+
+
+def verify(state: QuestionState, deps: Deps) -> QuestionState:
+    deps.questions.set_status(state.question_id, QuestionStatus.VERIFYING)
+    chunks = deps.index.get_chunks(state.tenant, sorted({c.chunk_id for c in state.citations}))
+    citations = [
+        citation.model_copy(
+            update={
+                "valid": citation.chunk_id in chunks
+                and chunks[citation.chunk_id].text[citation.start : citation.end] == citation.quote
+            }
+        )
+        for citation in state.citations
+    ]
+    by_id = {citation.id: citation for citation in citations}
+    policy = deps.settings.policy
+    claims = [
+        claim.model_copy(update={"decision": decide(claim, by_id, deps.verifier, policy)})
+        for claim in state.claims
+    ]
+    return state.model_copy(
+        update={
+            "status": QuestionStatus.VERIFYING,
+            "citations": citations,
+            "claims": claims,
+            "answer": render(claims, policy),
+        }
+    )

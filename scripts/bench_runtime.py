@@ -1,0 +1,85 @@
+"""Benchmark: the local runtime's own overhead per question (total minus time inside steps).
+
+Ingests the demo's sample PDFs into a temporary data directory, asks a set of questions through
+the local runtime (the real answer.asl.json, the real steps and stores) and prints per-question
+totals, the time inside steps, and the interpreter's overhead. Run with `make bench`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+QUESTIONS = [
+    "How long are backups of customer data kept?",
+    "Who must be told about a security incident and how quickly?",
+    "What are staff not allowed to install on company laptops?",
+    "When are access rights reviewed?",
+    "How is personal data deleted at the end of its retention period?",
+]
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=20, help="times each question is asked")
+    args = parser.parse_args()
+
+    home = Path(tempfile.mkdtemp(prefix="certiq-bench-"))
+    os.environ["CERTIQ_HOME"] = str(home)
+    from certiq.bootstrap import build_deps
+    from certiq.config import Settings
+    from certiq.ingestion.service import Upload, ingest
+    from certiq.questions import receive
+    from certiq.runtime.local import LocalRuntime
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from make_sample_pdfs import write_samples
+
+    deps = build_deps(Settings(home=home))
+    for path in write_samples(home / "samples"):
+        ingest(
+            Upload(data=path.read_bytes(), file_name=path.name, uri=path.as_uri(), tenant="default"),
+            deps,
+        )
+    runtime = LocalRuntime(deps)
+    totals, inside, overheads = [], [], []
+    for _ in range(args.rounds):
+        for question in QUESTIONS:
+            started = time.perf_counter()
+            run = runtime.run(receive(question, deps))
+            totals.append((time.perf_counter() - started) * 1000)
+            inside.append(run.execution.task_seconds * 1000)
+            overheads.append(run.overhead_ms)
+            if run.execution.status != "SUCCEEDED":
+                print(f"question failed: {run.execution.error}: {run.execution.cause}")
+                return 1
+    count = len(totals)
+    print(f"local runtime, {count} questions ({len(QUESTIONS)} distinct x {args.rounds} rounds)")
+    print(f"{'':24}{'p50 ms':>10}{'p95 ms':>10}{'max ms':>10}")
+    for label, values in (
+        ("question, end to end", totals),
+        ("inside steps", inside),
+        ("runtime overhead", overheads),
+    ):
+        print(
+            f"{label:24}{statistics.median(values):>10.3f}"
+            f"{percentile(values, 0.95):>10.3f}{max(values):>10.3f}"
+        )
+    budget = 20.0
+    verdict = "PASS" if percentile(overheads, 0.95) < budget else "FAIL"
+    print(f"overhead p95 under {budget:.0f} ms: {verdict}")
+    return 0 if verdict == "PASS" else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""Contract of certiq.ports.QuestionStore, run on SQLite and DynamoDB."""
+
+from __future__ import annotations
+
+import pytest
+
+from certiq.errors import AlreadyExists, NotFound
+from certiq.models import QuestionStatus
+from certiq.ports import QuestionStore
+from tests.fakes import EPOCH, FixedClock, make_question, make_response
+
+pytestmark = pytest.mark.contract
+
+
+def test_create_then_get_returns_an_equal_record(question_store: QuestionStore) -> None:
+    # GIVEN a created question
+    record = make_question("q-1")
+    question_store.create(record)
+
+    # WHEN it is read back / THEN every field round-trips
+    assert question_store.get("q-1") == record
+
+
+def test_get_of_an_unknown_question_is_none(question_store: QuestionStore) -> None:
+    assert question_store.get("q-unknown") is None
+
+
+def test_create_twice_raises_already_exists_and_keeps_the_first(
+    question_store: QuestionStore,
+) -> None:
+    # GIVEN a question from tenant A
+    question_store.create(make_question("q-1", tenant="tenant-a"))
+
+    # WHEN another record claims the same id
+    with pytest.raises(AlreadyExists):
+        question_store.create(make_question("q-1", tenant="tenant-b"))
+
+    # THEN the first record is untouched
+    got = question_store.get("q-1")
+    assert got is not None and got.tenant == "tenant-a"
+
+
+def test_set_status_records_status_reason_and_time(
+    question_store: QuestionStore, clock: FixedClock
+) -> None:
+    # GIVEN a received question
+    question_store.create(make_question("q-1"))
+    later = clock.advance(30)
+
+    # WHEN a step moves it on, then fails it with a reason
+    question_store.set_status("q-1", QuestionStatus.RETRIEVING)
+    question_store.set_status("q-1", QuestionStatus.FAILED, reason="index unavailable")
+
+    # THEN the record carries the last status, its reason and the clock's time
+    got = question_store.get("q-1")
+    assert got is not None
+    assert got.status == QuestionStatus.FAILED
+    assert got.reason == "index unavailable"
+    assert got.updated_at == later
+    assert got.created_at == EPOCH
+
+
+def test_a_new_status_without_reason_clears_the_old_reason(question_store: QuestionStore) -> None:
+    # GIVEN a question whose last status came with a reason
+    question_store.create(make_question("q-1"))
+    question_store.set_status("q-1", QuestionStatus.NEEDS_CLARIFICATION, reason="too short")
+
+    # WHEN a later status comes without one
+    question_store.set_status("q-1", QuestionStatus.RETRIEVING)
+
+    # THEN no stale reason remains
+    got = question_store.get("q-1")
+    assert got is not None and (got.status, got.reason) == (QuestionStatus.RETRIEVING, None)
+
+
+def test_set_status_of_an_unknown_question_raises_not_found(
+    question_store: QuestionStore,
+) -> None:
+    # GIVEN an empty store / WHEN a status is set / THEN NotFound, and nothing is created
+    with pytest.raises(NotFound):
+        question_store.set_status("q-ghost", QuestionStatus.RETRIEVING)
+    assert question_store.get("q-ghost") is None
+
+
+def test_complete_stores_the_response_and_its_status(
+    question_store: QuestionStore, clock: FixedClock
+) -> None:
+    # GIVEN a question being verified
+    question_store.create(make_question("q-1"))
+    question_store.set_status("q-1", QuestionStatus.VERIFYING)
+    done_at = clock.advance(2)
+
+    # WHEN it completes with a response
+    response = make_response("q-1", status=QuestionStatus.COMPLETE)
+    question_store.complete("q-1", response)
+
+    # THEN the record holds the response, its status and the completion time
+    got = question_store.get("q-1")
+    assert got is not None
+    assert got.response == response
+    assert got.status == QuestionStatus.COMPLETE
+    assert got.updated_at == done_at
+
+
+def test_complete_takes_the_status_of_the_response(question_store: QuestionStore) -> None:
+    # GIVEN a question / WHEN it completes as rejected / THEN its status is REJECTED
+    question_store.create(make_question("q-1"))
+    question_store.complete("q-1", make_response("q-1", status=QuestionStatus.REJECTED))
+    got = question_store.get("q-1")
+    assert got is not None and got.status == QuestionStatus.REJECTED
+
+
+def test_complete_of_an_unknown_question_raises_not_found(question_store: QuestionStore) -> None:
+    with pytest.raises(NotFound):
+        question_store.complete("q-ghost", make_response("q-ghost"))
+    assert question_store.get("q-ghost") is None

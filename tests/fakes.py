@@ -1,0 +1,202 @@
+"""Fakes and small factories shared by the test suites: real objects, no mocks."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from certiq.models import (
+    Box,
+    Certificate,
+    CertifiedDocument,
+    Chunk,
+    Citation,
+    Claim,
+    Decision,
+    DocumentRecord,
+    DocumentStatus,
+    QAResponse,
+    QuestionRecord,
+    QuestionState,
+    QuestionStatus,
+    RenderState,
+    Sentence,
+    SourceRef,
+)
+
+EPOCH = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+
+class FixedClock:
+    """A Clock that says what it is told: ``now()`` moves only by ``advance()``."""
+
+    def __init__(self, at: datetime = EPOCH) -> None:
+        if at.tzinfo is None:
+            raise ValueError("FixedClock needs an aware datetime")
+        self._at = at
+
+    def now(self) -> datetime:
+        return self._at
+
+    def advance(self, seconds: float = 1.0) -> datetime:
+        self._at += timedelta(seconds=seconds)
+        return self._at
+
+
+def make_box(page: int = 1) -> Box:
+    return Box(page=page, x0=72, y0=100, x1=540, y1=112, page_width=612, page_height=792)
+
+
+def make_chunk(
+    text: str,
+    *,
+    doc_id: str = "doc-1",
+    ordinal: int = 0,
+    tenant: str = "tenant-a",
+    page: int = 1,
+    file_name: str | None = None,
+) -> Chunk:
+    """A chunk whose sentences split ``text`` on ". " with exact offsets."""
+    sentences: list[Sentence] = []
+    start = 0
+    for piece in text.split(". "):
+        end = start + len(piece)
+        if piece:
+            sentences.append(
+                Sentence(text=piece, start=start, end=end, page=page, boxes=[make_box(page)])
+            )
+        start = end + 2
+    return Chunk(
+        chunk_id=f"{doc_id}:{ordinal}",
+        doc_id=doc_id,
+        tenant=tenant,
+        ordinal=ordinal,
+        source=SourceRef(
+            uri=f"file:///data/{doc_id}.pdf",
+            file_name=file_name or f"{doc_id}.pdf",
+            sha256="0" * 64,
+            version="1",
+        ),
+        text=text,
+        sentences=sentences,
+        page_start=page,
+        page_end=page,
+    )
+
+
+def make_document(
+    doc_id: str = "doc-1",
+    *,
+    tenant: str = "tenant-a",
+    status: DocumentStatus = DocumentStatus.INDEXED,
+    created_at: datetime = EPOCH,
+    chunks: int = 3,
+) -> DocumentRecord:
+    return DocumentRecord(
+        doc_id=doc_id,
+        tenant=tenant,
+        file_name=f"{doc_id}.pdf",
+        uri=f"s3://bucket/{tenant}/{doc_id}.pdf",
+        sha256="a" * 64,
+        version="v1",
+        status=status,
+        pages=2,
+        chunks=chunks,
+        created_at=created_at,
+        updated_at=created_at,
+    )
+
+
+def make_question(
+    question_id: str = "q-1",
+    *,
+    tenant: str = "tenant-a",
+    status: QuestionStatus = QuestionStatus.RECEIVED,
+    at: datetime = EPOCH,
+) -> QuestionRecord:
+    return QuestionRecord(
+        question_id=question_id,
+        tenant=tenant,
+        status=status,
+        created_at=at,
+        updated_at=at,
+        conversation_id="conv-1",
+    )
+
+
+def make_state(
+    question_id: str = "q-1", question: str = "What is the refund window?"
+) -> QuestionState:
+    return QuestionState(question_id=question_id, question=question, received_at=EPOCH)
+
+
+def make_citation() -> Citation:
+    return Citation(
+        id="C1",
+        chunk_id="doc-1:0",
+        doc_id="doc-1",
+        file_name="doc-1.pdf",
+        page=1,
+        boxes=[make_box()],
+        quote="Refunds are accepted within 30 days",
+        start=0,
+        end=35,
+        score=0.9,
+        valid=True,
+    )
+
+
+def make_claim() -> Claim:
+    return Claim(
+        id="S1",
+        text="Refunds are accepted within 30 days.",
+        citation_ids=["C1"],
+        decision=Decision(
+            state=RenderState.VERIFIED,
+            entail=0.9,
+            contradict=0.0,
+            evidence=["C1"],
+            verifier="lexical",
+            reason="supported",
+        ),
+    )
+
+
+def make_response(
+    question_id: str = "q-1", status: QuestionStatus = QuestionStatus.COMPLETE
+) -> QAResponse:
+    return QAResponse(
+        question_id=question_id,
+        status=status,
+        question="What is the refund window?",
+        language="en",
+        answer="Refunds are accepted within 30 days. [C1]",
+        claims=[make_claim()],
+        citations=[make_citation()],
+        sources=[],
+        certificate_id="cert-1",
+        timings_ms={"retrieve": 1.5},
+    )
+
+
+def make_certificate(
+    certificate_id: str = "cert-1", *, answer: str = "Refunds: 30 days."
+) -> Certificate:
+    return Certificate(
+        certificate_id=certificate_id,
+        question_id="q-1",
+        tenant="tenant-a",
+        question="What is the refund window?",
+        answer=answer,
+        claims=[make_claim()],
+        citations=[make_citation()],
+        documents=[
+            CertifiedDocument(doc_id="doc-1", file_name="doc-1.pdf", sha256="a" * 64, version="v1")
+        ],
+        policy={"tau_entail": 0.6, "tau_contradict": 0.5, "unverified": "mark"},
+        config_hash="c" * 64,
+        created_at=EPOCH,
+        field_digests={"question": "1" * 64, "answer": "2" * 64},
+        seal="d" * 64,
+        signature="c2lnbmF0dXJl",
+        signing_key_id="local:0123456789abcdef",
+    )

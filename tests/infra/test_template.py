@@ -1,0 +1,495 @@
+"""template.yaml: lints clean, transforms offline, and gives functions only what they may use."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import re
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cfnlint.api import lint, lint_file
+from cfnlint.decode import decode
+from pydantic import BaseModel
+from samtranslator.translator.transform import transform
+
+from certiq.config import Settings
+
+pytestmark = pytest.mark.infra
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATE = ROOT / "template.yaml"
+
+# The product's functions: functions/<name>/app.py, logical id <CamelName>Function.
+FUNCTIONS = [
+    "validate",
+    "redact",
+    "translate",
+    "retrieve",
+    "answer",
+    "verify",
+    "persist",
+    "record_failure",
+    "ingest",
+    "api",
+]
+
+# CloudWatch Logs actions Step Functions needs for vended log delivery. They do not support
+# resource-level permissions, so AWS documents "Resource": "*" for them; nothing else may use it.
+LOG_DELIVERY_ACTIONS = {
+    "logs:CreateLogDelivery",
+    "logs:GetLogDelivery",
+    "logs:UpdateLogDelivery",
+    "logs:DeleteLogDelivery",
+    "logs:ListLogDeliveries",
+    "logs:PutResourcePolicy",
+    "logs:DescribeResourcePolicies",
+    "logs:DescribeLogGroups",
+}
+# What SAM itself attaches (basic execution role, X-Ray for Tracing: Active / Enabled).
+ALLOWED_MANAGED_POLICIES = {
+    "arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole",
+    "arn:aws:iam::aws:policy/AWSXrayWriteOnlyAccess",
+}
+
+
+def logical_id(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_")) + "Function"
+
+
+def load_template() -> dict[str, Any]:
+    """template.yaml as plain JSON data, short-form intrinsics (!Ref, !Sub...) expanded."""
+    template, matches = decode(TEMPLATE)
+    assert not matches, [str(m) for m in matches]
+    return json.loads(json.dumps(template))
+
+
+def package(template: dict[str, Any]) -> dict[str, Any]:
+    """What `sam package` does: local CodeUri/ContentUri/DefinitionUri become S3 locations."""
+    packaged = copy.deepcopy(template)
+    for resource in packaged["Resources"].values():
+        properties = resource.get("Properties", {})
+        for key in ("CodeUri", "ContentUri", "DefinitionUri"):
+            if isinstance(properties.get(key), str):
+                properties[key] = "s3://artifacts/" + properties[key].strip("/")
+    return packaged
+
+
+class NoManagedPolicies:
+    """Offline stand-in for samtranslator's ManagedPolicyLoader (which calls IAM).
+
+    The template names no AWS managed policy; SAM resolves the ones it adds itself. Should
+    someone add one by name, the transform fails here instead of granting it unseen.
+    """
+
+    def load(self) -> dict[str, str]:
+        return {}
+
+
+def sam_transform(template: dict[str, Any]) -> dict[str, Any]:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("AWS_DEFAULT_REGION", "us-east-1")
+        return transform(package(template), {}, NoManagedPolicies())  # type: ignore[arg-type]
+
+
+def settings_env_names(model: type[BaseModel], prefix: str, delimiter: str) -> set[str]:
+    """Every leaf variable a pydantic-settings model reads: groups nest with the delimiter."""
+    names: set[str] = set()
+    for field_name, field in model.model_fields.items():
+        annotation = field.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            names |= settings_env_names(annotation, f"{prefix}{field_name}{delimiter}", delimiter)
+        else:
+            names.add(f"{prefix}{field_name}".upper())
+    return names
+
+
+def allowed_env_names() -> set[str]:
+    config = Settings.model_config
+    return settings_env_names(Settings, config["env_prefix"], config["env_nested_delimiter"])
+
+
+def policy_documents(resources: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(where, document) for every IAM policy in the transformed template, both Fn::If branches."""
+
+    def branches(node: Any) -> Iterator[Any]:
+        if isinstance(node, dict) and "Fn::If" in node:
+            for branch in node["Fn::If"][1:]:
+                yield from branches(branch)
+        elif node != {"Ref": "AWS::NoValue"}:
+            yield node
+
+    for rid, resource in resources.items():
+        properties = resource.get("Properties", {})
+        if resource["Type"] == "AWS::IAM::Role":
+            for entry in properties.get("Policies", []):
+                for policy in branches(entry):
+                    yield f"{rid}/{policy['PolicyName']}", policy["PolicyDocument"]
+        elif resource["Type"] in ("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy"):
+            yield rid, properties["PolicyDocument"]
+
+
+def as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+@pytest.fixture(scope="module")
+def template() -> dict[str, Any]:
+    return load_template()
+
+
+@pytest.fixture(scope="module")
+def transformed(template: dict[str, Any]) -> dict[str, Any]:
+    return sam_transform(template)
+
+
+def test_cfn_lint_reports_no_errors_or_warnings() -> None:
+    # GIVEN the SAM template
+    # WHEN cfn-lint checks it (ignores, if any, come from the template's own Metadata)
+    matches = lint_file(TEMPLATE)
+    # THEN it reports neither errors nor warnings
+    problems = [str(m) for m in matches if m.rule.id[0] in "EW"]
+    assert problems == []
+
+
+def test_sam_transform_yields_state_machine_every_function_and_the_layer(
+    transformed: dict[str, Any],
+) -> None:
+    # GIVEN the template transformed offline, as CloudFormation would on deploy
+    resources = transformed["Resources"]
+    types = {rid: resource["Type"] for rid, resource in resources.items()}
+    # THEN every serverless resource became plain CloudFormation
+    assert not [t for t in types.values() if t.startswith("AWS::Serverless::")]
+    # AND the state machine, each function and the layer are there
+    assert types.get("AnswerStateMachine") == "AWS::StepFunctions::StateMachine"
+    for name in FUNCTIONS:
+        assert types.get(logical_id(name)) == "AWS::Lambda::Function", name
+    layers = [rid for rid, t in types.items() if t == "AWS::Lambda::LayerVersion"]
+    assert len(layers) == 1 and layers[0].startswith("CertiqLayer")
+
+
+def test_transformed_template_lints_clean_so_has_no_dependency_cycle(
+    transformed: dict[str, Any],
+) -> None:
+    # GIVEN the transformed template: only there do SAM's S3 notification wiring (bucket
+    # DependsOn the Lambda permission, which needs the function) and every Ref meet
+    # WHEN cfn-lint checks it
+    matches = lint(json.dumps(transformed))
+    # THEN nothing is wrong, in particular no circular dependency (E3004)
+    assert [str(m) for m in matches if m.rule.id[0] in "EW"] == []
+
+
+def test_template_declares_exactly_the_product_functions(template: dict[str, Any]) -> None:
+    # GIVEN the template's functions
+    declared = {
+        rid
+        for rid, resource in template["Resources"].items()
+        if resource["Type"] == "AWS::Serverless::Function"
+    }
+    # THEN they are the product's functions, nothing more, nothing less
+    assert declared == {logical_id(name) for name in FUNCTIONS}
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_function_follows_the_packaging_conventions(
+    name: str, template: dict[str, Any], transformed: dict[str, Any]
+) -> None:
+    # GIVEN a function as declared and as deployed (Globals merged in)
+    declared = template["Resources"][logical_id(name)]["Properties"]
+    deployed = transformed["Resources"][logical_id(name)]["Properties"]
+    # THEN its code is functions/<name>/ and it runs app.lambda_handler on Python 3.12 arm64
+    assert declared["CodeUri"] == f"functions/{name}/"
+    assert deployed["Handler"] == "app.lambda_handler"
+    assert deployed["Runtime"] == "python3.12"
+    assert deployed["Architectures"] == ["arm64"]
+    assert deployed["TracingConfig"] == {"Mode": "Active"}
+    # AND it loads the certiq layer
+    assert [ref["Ref"] for ref in deployed["Layers"]] == [
+        rid
+        for rid, resource in transformed["Resources"].items()
+        if resource["Type"] == "AWS::Lambda::LayerVersion"
+    ]
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_function_code_directory_has_a_lambda_handler(name: str, template: dict[str, Any]) -> None:
+    # GIVEN the function's code directory
+    code_dir = ROOT / template["Resources"][logical_id(name)]["Properties"]["CodeUri"]
+    app = code_dir / "app.py"
+    # THEN it holds app.py
+    assert app.is_file(), f"{app.relative_to(ROOT)} is missing"
+    # AND app.py defines lambda_handler(event, context) at module level
+    module = ast.parse(app.read_text(encoding="utf-8"))
+    handlers = [
+        node
+        for node in module.body
+        if (isinstance(node, ast.FunctionDef) and node.name == "lambda_handler")
+        or (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "lambda_handler" for t in node.targets)
+        )
+    ]
+    assert handlers, f"{app.relative_to(ROOT)} defines no lambda_handler"
+    if isinstance(handlers[-1], ast.FunctionDef):
+        assert len(handlers[-1].args.args) == 2
+
+
+def test_settings_walk_names_leaf_variables() -> None:
+    # GIVEN the variables derived from certiq.config.Settings
+    names = allowed_env_names()
+    # THEN top-level fields and nested group fields are named as pydantic-settings reads them
+    assert {"CERTIQ_RUNTIME", "CERTIQ_AWS__DOCUMENTS_TABLE", "CERTIQ_RETRIEVAL__TOP_K"} <= names
+    # AND a group is not itself a leaf variable
+    assert "CERTIQ_AWS" not in names
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_function_environment_only_names_settings_variables(
+    name: str, transformed: dict[str, Any]
+) -> None:
+    # GIVEN the environment a function is deployed with (Globals merged in)
+    deployed = transformed["Resources"][logical_id(name)]["Properties"]
+    variables = deployed["Environment"]["Variables"]
+    # THEN every variable is one certiq.config.Settings defines
+    assert sorted(set(variables) - allowed_env_names()) == []
+    # AND the function runs the AWS adapters
+    assert variables["CERTIQ_RUNTIME"] == "aws"
+
+
+def test_only_the_api_function_knows_the_state_machine(transformed: dict[str, Any]) -> None:
+    # GIVEN the deployed functions' environments
+    resources = transformed["Resources"]
+    holders = {
+        rid
+        for rid, resource in resources.items()
+        if resource["Type"] == "AWS::Lambda::Function"
+        and "CERTIQ_AWS__STATE_MACHINE_ARN" in resource["Properties"]["Environment"]["Variables"]
+    }
+    # THEN only ApiFunction gets the state machine ARN (a task function holding it would be a
+    # cycle: the state machine depends on its task functions)
+    assert holders == {"ApiFunction"}
+    variables = resources["ApiFunction"]["Properties"]["Environment"]["Variables"]
+    assert variables["CERTIQ_AWS__STATE_MACHINE_ARN"] == {"Ref": "AnswerStateMachine"}
+
+
+def test_no_iam_statement_grants_every_action_or_every_resource(
+    transformed: dict[str, Any],
+) -> None:
+    # GIVEN every IAM policy in the deployed stack (inline ones on SAM's roles included)
+    offences = []
+    for where, document in policy_documents(transformed["Resources"]):
+        for statement in as_list(document["Statement"]):
+            if statement.get("Effect") != "Allow":
+                continue
+            actions = as_list(statement.get("Action", []))
+            resources = as_list(statement.get("Resource", []))
+            # THEN no statement uses NotAction/NotResource or a wildcard action
+            if "NotAction" in statement or "NotResource" in statement:
+                offences.append(f"{where}: NotAction/NotResource")
+            if any(isinstance(a, str) and (a == "*" or a.endswith(":*")) for a in actions):
+                offences.append(f"{where}: wildcard action {actions}")
+            # AND "*" as a resource only for the log-delivery actions AWS documents that way
+            if "*" in resources and not set(actions) <= LOG_DELIVERY_ACTIONS:
+                offences.append(f"{where}: Resource '*' for {actions}")
+    assert offences == []
+
+
+def test_roles_carry_only_the_managed_policies_sam_attaches(transformed: dict[str, Any]) -> None:
+    # GIVEN the managed policies attached to the stack's roles
+    attached = {
+        arn
+        for resource in transformed["Resources"].values()
+        if resource["Type"] == "AWS::IAM::Role"
+        for arn in resource["Properties"].get("ManagedPolicyArns", [])
+    }
+    # THEN they are the basic execution role and X-Ray write access, nothing broader
+    assert attached <= ALLOWED_MANAGED_POLICIES
+
+
+def test_state_machine_role_may_invoke_each_task_function(template: dict[str, Any]) -> None:
+    # GIVEN the state machine's substitutions and policies
+    machine = template["Resources"]["AnswerStateMachine"]["Properties"]
+    substituted = {value["Fn::GetAtt"][0] for value in machine["DefinitionSubstitutions"].values()}
+    invocable = {
+        policy["LambdaInvokePolicy"]["FunctionName"]["Ref"]
+        for policy in machine["Policies"]
+        if isinstance(policy, dict) and "LambdaInvokePolicy" in policy
+    }
+    # THEN a LambdaInvokePolicy template covers exactly the functions it runs
+    assert invocable == substituted
+
+
+def test_certificate_key_signs_with_hmac_and_only_the_account_administers_it(
+    template: dict[str, Any],
+) -> None:
+    # GIVEN the certificate key
+    key = template["Resources"]["CertificateKey"]["Properties"]
+    # THEN it is an HMAC key for MACs
+    assert (key["KeySpec"], key["KeyUsage"]) == ("HMAC_256", "GENERATE_VERIFY_MAC")
+    # AND its key policy names only the account root as principal, never "*"
+    principals = [s["Principal"] for s in key["KeyPolicy"]["Statement"]]
+    assert principals == [{"AWS": {"Fn::Sub": "arn:${AWS::Partition}:iam::${AWS::AccountId}:root"}}]
+    # AND functions reach it only through MAC actions scoped to its ARN
+    grants = [
+        statement
+        for resource in template["Resources"].values()
+        if resource["Type"] == "AWS::Serverless::Function"
+        for policy in resource["Properties"].get("Policies", [])
+        if isinstance(policy, dict) and "Statement" in policy
+        for statement in policy["Statement"]
+        if str(statement.get("Action", "")).startswith("kms:")
+    ]
+    assert grants
+    for statement in grants:
+        assert statement["Action"] in ("kms:GenerateMac", "kms:VerifyMac")
+        assert statement["Resource"] == {"Fn::GetAtt": ["CertificateKey", "Arn"]}
+
+
+TABLES = {
+    "DocumentsTable": ([("tenant", "HASH"), ("doc_id", "RANGE")], None),
+    "QuestionsTable": ([("question_id", "HASH")], "expires_at"),
+    "CertificatesTable": ([("certificate_id", "HASH")], None),
+    "IdempotencyTable": ([("id", "HASH")], "expiration"),
+}
+
+
+@pytest.mark.parametrize("table_id", sorted(TABLES))
+def test_table_has_its_keys_ttl_and_protections(table_id: str, template: dict[str, Any]) -> None:
+    # GIVEN a table
+    table = template["Resources"][table_id]
+    properties = table["Properties"]
+    keys, ttl = TABLES[table_id]
+    # THEN its key schema is the documented one, with string attributes
+    assert [(k["AttributeName"], k["KeyType"]) for k in properties["KeySchema"]] == keys
+    types = {a["AttributeName"]: a["AttributeType"] for a in properties["AttributeDefinitions"]}
+    assert types == {name: "S" for name, _ in keys}
+    # AND its TTL attribute (if any) is the documented one
+    ttl_spec = properties.get("TimeToLiveSpecification")
+    assert ttl_spec == (None if ttl is None else {"AttributeName": ttl, "Enabled": True})
+    # AND it is on-demand, point-in-time recoverable and encrypted
+    assert table["Type"] == "AWS::DynamoDB::Table"
+    assert properties["BillingMode"] == "PAY_PER_REQUEST"
+    assert properties["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
+    assert properties["SSESpecification"] == {"SSEEnabled": True}
+
+
+def test_documents_bucket_is_private_encrypted_versioned(template: dict[str, Any]) -> None:
+    # GIVEN the documents bucket
+    bucket = template["Resources"]["DocumentsBucket"]["Properties"]
+    # THEN it is encrypted, versioned and blocks every kind of public access
+    rules = bucket["BucketEncryption"]["ServerSideEncryptionConfiguration"]
+    assert rules[0]["ServerSideEncryptionByDefault"]["SSEAlgorithm"] in ("AES256", "aws:kms")
+    assert bucket["VersioningConfiguration"] == {"Status": "Enabled"}
+    assert set(bucket["PublicAccessBlockConfiguration"].values()) == {True}
+    assert len(bucket["PublicAccessBlockConfiguration"]) == 4
+
+
+def test_pdf_changes_in_the_bucket_trigger_ingest_without_a_cycle(template: dict[str, Any]) -> None:
+    # GIVEN the ingest function's S3 event and everything else it references
+    ingest = template["Resources"]["IngestFunction"]["Properties"]
+    (event,) = ingest["Events"].values()
+    # THEN it listens to object creation and removal of *.pdf in the stack's bucket
+    assert event["Type"] == "S3"
+    assert event["Properties"]["Bucket"] == {"Ref": "DocumentsBucket"}
+    assert sorted(event["Properties"]["Events"]) == ["s3:ObjectCreated:*", "s3:ObjectRemoved:*"]
+    assert event["Properties"]["Filter"]["S3Key"]["Rules"] == [{"Name": "suffix", "Value": ".pdf"}]
+    # AND outside Events nothing in any function refers to the bucket resource (that would close
+    # the bucket -> permission -> function -> bucket cycle); the built bucket name is used instead
+    bucket_name = template["Resources"]["DocumentsBucket"]["Properties"]["BucketName"]
+    assert template["Globals"]["Function"]["Environment"]["Variables"]["CERTIQ_AWS__BUCKET"] == (
+        bucket_name
+    )
+    for rid, resource in template["Resources"].items():
+        if resource["Type"] == "AWS::Serverless::Function":
+            properties = {k: v for k, v in resource["Properties"].items() if k != "Events"}
+            assert not re.search(r'"DocumentsBucket[".]', json.dumps(properties)), rid
+
+
+def test_search_engine_is_a_choice_with_matching_resources(template: dict[str, Any]) -> None:
+    # GIVEN the SearchEngine parameter and the search resources
+    parameter = template["Parameters"]["SearchEngine"]
+    resources = template["Resources"]
+    # THEN it chooses between serverless, managed and none, serverless by default
+    assert parameter["AllowedValues"] == ["serverless", "managed", "none"]
+    assert parameter["Default"] == "serverless"
+    # AND the serverless collection (with its security policies) exists only when chosen
+    collection = resources["SearchCollection"]
+    assert collection["Type"] == "AWS::OpenSearchServerless::Collection"
+    assert collection["Properties"]["Type"] == "VECTORSEARCH"
+    policies = {
+        resource["Properties"]["Type"]
+        for resource in resources.values()
+        if resource["Type"] == "AWS::OpenSearchServerless::SecurityPolicy"
+        and resource.get("Condition") == collection["Condition"]
+    }
+    assert policies == {"encryption", "network"}
+    assert template["Conditions"][collection["Condition"]] == {
+        "Fn::Equals": [{"Ref": "SearchEngine"}, "serverless"]
+    }
+    # AND the managed domain exists only when chosen, encrypted and HTTPS-only
+    domain = resources["SearchDomain"]
+    assert template["Conditions"][domain["Condition"]] == {
+        "Fn::Equals": [{"Ref": "SearchEngine"}, "managed"]
+    }
+    assert domain["Properties"]["EncryptionAtRestOptions"] == {"Enabled": True}
+    assert domain["Properties"]["NodeToNodeEncryptionOptions"] == {"Enabled": True}
+    assert domain["Properties"]["DomainEndpointOptions"]["EnforceHTTPS"] is True
+
+
+def test_api_routes_v1_behind_iam_and_serves_openapi(template: dict[str, Any]) -> None:
+    # GIVEN the REST API and the API function's events
+    api = template["Resources"]["CertiqApi"]["Properties"]
+    events = template["Resources"]["ApiFunction"]["Properties"]["Events"].values()
+    routes = {(e["Properties"]["Method"].upper(), e["Properties"]["Path"]) for e in events}
+    # THEN /v1/{proxy+} takes any method and /openapi.json answers GET
+    assert routes == {("ANY", "/v1/{proxy+}"), ("GET", "/openapi.json")}
+    assert all(e["Type"] == "Api" for e in events)
+    assert all(e["Properties"]["RestApiId"] == {"Ref": "CertiqApi"} for e in events)
+    # AND requests are IAM-signed by default, throttled, with CORS
+    assert api["Auth"]["DefaultAuthorizer"] == "AWS_IAM"
+    assert all("ThrottlingRateLimit" in s for s in api["MethodSettings"])
+    assert "AllowOrigin" in api["Cors"]
+
+
+def test_outputs_name_what_clients_need(template: dict[str, Any]) -> None:
+    # GIVEN the stack outputs
+    outputs = template["Outputs"]
+    # THEN the API URL, the bucket and the state machine are among them
+    assert {"ApiUrl", "DocumentsBucketName", "StateMachineArn"} <= set(outputs)
+    assert outputs["DocumentsBucketName"]["Value"] == {"Ref": "DocumentsBucket"}
+    assert outputs["StateMachineArn"]["Value"] == {"Ref": "AnswerStateMachine"}
+    assert "${CertiqApi}" in outputs["ApiUrl"]["Value"]["Fn::Sub"]
+
+
+def requirement_names(lines: list[str]) -> set[str]:
+    names = set()
+    for line in lines:
+        line = line.split("#", 1)[0].strip()
+        if line:
+            match = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", line)
+            assert match, f"not a plain requirement: {line!r}"
+            names.add(re.sub(r"[-_.]+", "-", match.group()).lower())
+    return names
+
+
+def test_layer_builds_the_certiq_package_with_its_dependencies(template: dict[str, Any]) -> None:
+    # GIVEN the layer and its requirements file
+    layer = template["Resources"]["CertiqLayer"]
+    content = ROOT / layer["Properties"]["ContentUri"]
+    lines = (content / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    # THEN sam builds it as a python3.12 layer from layers/core/, whose certiq/ folder is copied
+    # into python/ next to the installed requirements
+    assert layer["Metadata"]["BuildMethod"] == "python3.12"
+    assert layer["Properties"]["ContentUri"] == "layers/core/"
+    assert (content / "certiq" / "__init__.py").is_file()
+    # AND the requirements are plain distributions: no local path, editable or certiq itself
+    names = requirement_names(lines)
+    assert "certiq" not in names
+    assert {"pydantic", "pydantic-settings", "pypdfium2", "aws-lambda-powertools"} <= names
+    # AND every runtime dependency of the package is in the layer
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert requirement_names(project["dependencies"]) <= names

@@ -1,0 +1,74 @@
+"""Span selection, the extractive answerer and citation assembly."""
+
+from __future__ import annotations
+
+from certiq.answering.citations import assemble
+from certiq.answering.extractive import ExtractiveAnswerer
+from certiq.config import AnswerSettings
+from certiq.models import DraftSentence, SearchHit
+from certiq.retrieval.spans import select_spans
+from tests.fakes import make_chunk
+
+QUESTION = "How long are backups of customer data kept?"
+RETENTION = make_chunk(
+    "Logs are rotated weekly. Backups of customer data are kept for 35 days. "
+    "Staff badges expire yearly",
+    doc_id="retention",
+)
+SECURITY = make_chunk(
+    "Backups are encrypted at rest. Visitors sign in at reception", doc_id="security"
+)
+
+
+def hits() -> list[SearchHit]:
+    return [SearchHit(chunk=RETENTION, score=3.0), SearchHit(chunk=SECURITY, score=1.0)]
+
+
+def test_spans_rank_the_sentence_that_answers_first_with_its_exact_offsets() -> None:
+    # GIVEN two retrieved chunks / WHEN spans are selected for the question
+    spans = select_spans(QUESTION, hits(), max_spans=5)
+    # THEN the answering sentence leads and its offsets cut it verbatim from its chunk
+    best = spans[0]
+    assert best.text == "Backups of customer data are kept for 35 days"
+    assert RETENTION.text[best.start : best.end] == best.text
+    assert best.span_id == f"{RETENTION.chunk_id}:1" and best.page == 1 and best.boxes
+
+
+def test_spans_leave_out_sentences_sharing_no_term_with_the_question() -> None:
+    texts = {span.text for span in select_spans(QUESTION, hits(), max_spans=10)}
+    assert "Visitors sign in at reception" not in texts
+    assert "Staff badges expire yearly" not in texts
+
+
+def test_extractive_answerer_cites_each_sentence_and_skips_weak_ones() -> None:
+    spans = select_spans(QUESTION, hits(), max_spans=10)
+    draft = ExtractiveAnswerer(AnswerSettings(max_sentences=3, min_overlap=0.5)).draft(
+        QUESTION, spans
+    )
+    assert [sentence.text for sentence in draft] == ["Backups of customer data are kept for 35 days"]
+    assert draft[0].citation_ids == [spans[0].span_id]
+
+
+def test_extractive_answerer_merges_near_duplicates() -> None:
+    twin = make_chunk("Backups of customer data are kept for 35 days", doc_id="copy")
+    spans = select_spans(
+        QUESTION, [*hits(), SearchHit(chunk=twin, score=2.0)], max_spans=10
+    )
+    draft = ExtractiveAnswerer(AnswerSettings(max_sentences=3, min_overlap=0.2)).draft(
+        QUESTION, spans
+    )
+    texts = [sentence.text for sentence in draft]
+    assert texts.count("Backups of customer data are kept for 35 days") == 1
+
+
+def test_assemble_numbers_citations_in_order_and_drops_unknown_ids() -> None:
+    spans = select_spans(QUESTION, hits(), max_spans=10)
+    draft = [
+        DraftSentence(text="First.", citation_ids=[spans[1].span_id, "nowhere:9"]),
+        DraftSentence(text="Second.", citation_ids=[spans[0].span_id, spans[1].span_id]),
+    ]
+    cited = assemble(draft, spans)
+    assert [c.id for c in cited.citations] == ["C1", "C2"]
+    assert cited.citations[0].quote == spans[1].text
+    assert [claim.citation_ids for claim in cited.claims] == [["C1"], ["C2", "C1"]]
+    assert cited.text == "First. [C1] Second. [C2] [C1]"

@@ -1,0 +1,212 @@
+"""chunk_document: whole sentences, exact offsets, real boxes and ids that never change."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import itertools
+
+import pytest
+from reportlab.pdfgen.canvas import Canvas
+
+from certiq.config import ChunkingSettings
+from certiq.ingestion.chunking import chunk_document, page_sentences
+from certiq.ingestion.identity import doc_id_for, document_ids
+from certiq.ingestion.pdf import ParsedDocument, parse_pdf
+from certiq.models import Chunk, SourceRef
+from tests.conftest import MakePdf
+
+pytestmark = pytest.mark.unit
+
+RETENTION = [
+    [
+        "1. Purpose",
+        "This policy sets out how long we keep data. Keeping data too long increases the impact "
+        "of a breach. Keeping it too briefly breaks audit obligations.",
+        "Backups of customer data are kept for 35 days and then deleted. Application logs are "
+        "retained for 13 months, i.e. long enough for investigations. Dr. Jones owns the logs.",
+        "Invoices are kept for 7 years to meet tax law. Support tickets are kept for 3 years "
+        "after closure. Applicant data is deleted 6 months after the position is filled.",
+    ],
+    [
+        "2. Deletion",
+        "Deletion jobs run every night. A failed job must be fixed within 5 business days. "
+        "Paper records are shredded on site. Storage media are wiped to NIST 800-88.",
+        "This policy is reviewed every 12 months by the DPO.",
+    ],
+]
+
+
+def chunks_of(
+    document: ParsedDocument, *, target: int = 200, overlap: int = 1, doc_id: str = "dtest"
+) -> list[Chunk]:
+    source = SourceRef(
+        uri="s3://bucket/policy.pdf", file_name="policy.pdf", sha256="0" * 64, version="v1"
+    )
+    settings = ChunkingSettings(target_chars=target, overlap_sentences=overlap)
+    return chunk_document(document, doc_id=doc_id, tenant="acme", source=source, settings=settings)
+
+
+def distinct_sentences(chunks: list[Chunk]) -> list[str]:
+    """The document's sentences in order, each once (chunks repeat their overlap)."""
+    seen: list[str] = []
+    for chunk in chunks:
+        for index, sentence in enumerate(chunk.sentences):
+            if chunk.ordinal and index < 1 and seen and seen[-1] == sentence.text:
+                continue
+            seen.append(sentence.text)
+    return seen
+
+
+def test_every_sentence_is_found_at_its_offsets_in_its_chunk(make_pdf: MakePdf) -> None:
+    # GIVEN a two-page policy
+    document = parse_pdf(make_pdf(RETENTION))
+
+    # WHEN chunked
+    chunks = chunks_of(document)
+
+    # THEN chunk.text[start:end] is exactly each sentence, and the chunk is its sentences
+    assert len(chunks) > 2
+    for chunk in chunks:
+        assert chunk.text == " ".join(s.text for s in chunk.sentences)
+        for sentence in chunk.sentences:
+            assert chunk.text[sentence.start : sentence.end] == sentence.text
+            assert sentence.text == " ".join(sentence.text.split())  # whitespace normalised
+            assert sentence.text
+
+
+def test_sentences_are_whole_and_keep_their_page(make_pdf: MakePdf) -> None:
+    # GIVEN a two-page policy
+    document = parse_pdf(make_pdf(RETENTION))
+
+    # WHEN chunked
+    chunks = chunks_of(document)
+
+    # THEN the known sentences come back whole, on their page, with boxes on that page
+    by_text = {s.text: s for chunk in chunks for s in chunk.sentences}
+    backups = by_text["Backups of customer data are kept for 35 days and then deleted."]
+    assert backups.page == 1
+    logs = "Application logs are retained for 13 months, i.e. long enough for investigations."
+    assert logs in by_text
+    review = by_text["This policy is reviewed every 12 months by the DPO."]
+    assert review.page == 2
+    for sentence in by_text.values():
+        assert sentence.boxes
+        assert {box.page for box in sentence.boxes} == {sentence.page}
+    # AND nothing is lost or duplicated apart from the overlap
+    words_in = [w.text for page in document.pages for w in page.words]
+    assert " ".join(distinct_sentences(chunks)).split() == words_in
+
+
+def test_chunks_reach_the_target_and_repeat_the_overlap(make_pdf: MakePdf) -> None:
+    # GIVEN a policy and a target of 200 characters with one sentence of overlap
+    chunks = chunks_of(parse_pdf(make_pdf(RETENTION)), target=200, overlap=1)
+
+    # THEN every chunk but the last reaches the target, and each starts with the previous one's
+    # last sentence
+    for chunk in chunks[:-1]:
+        assert len(chunk.text) >= 200
+    for before, after in itertools.pairwise(chunks):
+        assert after.sentences[0].text == before.sentences[-1].text
+        assert len(after.sentences) >= 2  # and brings at least one new sentence
+
+
+def test_no_overlap_means_no_repeated_sentences(make_pdf: MakePdf) -> None:
+    chunks = chunks_of(parse_pdf(make_pdf(RETENTION)), target=150, overlap=0)
+    texts = [s.text for chunk in chunks for s in chunk.sentences]
+    assert len(texts) == len(set(texts))
+
+
+def test_a_large_overlap_still_moves_forward(make_pdf: MakePdf) -> None:
+    # GIVEN more overlap sentences than a chunk holds
+    chunks = chunks_of(parse_pdf(make_pdf(RETENTION)), target=100, overlap=5)
+
+    # THEN chunking ends, and every chunk holds a sentence the previous one did not
+    for before, after in itertools.pairwise(chunks):
+        assert after.sentences[-1].text not in {s.text for s in before.sentences}
+
+
+def test_chunk_ids_ordinals_and_pages(make_pdf: MakePdf) -> None:
+    # GIVEN a two-page policy
+    chunks = chunks_of(parse_pdf(make_pdf(RETENTION)), target=300, doc_id="dabc")
+
+    # THEN ids are doc_id + zero-padded ordinal, pages span the chunk's sentences
+    assert [c.chunk_id for c in chunks] == [f"dabc:{i:05d}" for i in range(len(chunks))]
+    assert [c.ordinal for c in chunks] == list(range(len(chunks)))
+    for chunk in chunks:
+        pages = [s.page for s in chunk.sentences]
+        assert (chunk.page_start, chunk.page_end) == (min(pages), max(pages))
+        assert (chunk.doc_id, chunk.tenant) == ("dabc", "acme")
+    assert chunks[0].page_start == 1
+    assert chunks[-1].page_end == 2
+    assert any(c.page_start == 1 and c.page_end == 2 for c in chunks)  # chunks may span pages
+
+
+def test_rechunking_the_same_bytes_gives_identical_chunks(make_pdf: MakePdf) -> None:
+    # GIVEN the same PDF bytes, generated and parsed twice
+    first = chunks_of(parse_pdf(make_pdf(RETENTION)))
+    second = chunks_of(parse_pdf(make_pdf(RETENTION)))
+
+    # THEN the chunks are identical, ids, offsets and boxes included
+    assert [c.model_dump() for c in first] == [c.model_dump() for c in second]
+
+
+def test_a_sentence_gets_one_box_per_line_around_its_words() -> None:
+    # GIVEN a sentence drawn over two lines, then one on its own line
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(612, 792), invariant=1)
+    canvas.setFont("Helvetica", 12)
+    canvas.drawString(72, 700, "Intro here. Backups of customer data are kept")
+    canvas.drawString(72, 685, "for 35 days and then deleted.")
+    canvas.drawString(72, 670, "Logs are kept for 13 months.")
+    canvas.showPage()
+    canvas.save()
+    page = parse_pdf(out.getvalue()).pages[0]
+
+    # WHEN its sentences are found
+    found = {s.text: s for s in page_sentences(page)}
+
+    # THEN the two-line sentence has two boxes: from its first word to the line end, then the
+    # start of the next line to its last word
+    backups = found["Backups of customer data are kept for 35 days and then deleted."]
+    first, second = backups.boxes
+    words = {w.text: w for w in page.words if w.line < 2}  # "kept" is on line 3 too
+    assert first.x0 == words["Backups"].box.x0
+    assert first.x1 == words["kept"].box.x1
+    assert second.x0 == pytest.approx(72, abs=2)
+    assert second.x1 == words["deleted."].box.x1
+    assert first.y1 <= second.y0 + 2  # the first line is above the second
+    assert first.y0 == pytest.approx(792 - 700 - 11.2, abs=2)  # Helvetica's ascent at 12 pt
+    (single,) = found["Logs are kept for 13 months."].boxes
+    assert single.y0 > second.y0
+
+
+def test_an_overlong_run_without_punctuation_is_cut_at_line_ends(make_pdf: MakePdf) -> None:
+    # GIVEN a long paragraph without any sentence end (a list, a table)
+    run = " ".join(f"item{i} value{i}" for i in range(120))
+    page = parse_pdf(make_pdf([[run]])).pages[0]
+
+    # WHEN split into sentences of at most 300 characters
+    pieces = page_sentences(page, max_chars=300)
+
+    # THEN it comes back in pieces of whole lines, none over the limit, nothing lost
+    assert len(pieces) > 3
+    assert all(len(p.text) <= 300 for p in pieces)
+    assert " ".join(p.text for p in pieces) == run
+    line_ends = {page.text[line.start : line.end].split()[-1] for line in page.lines}
+    assert all(p.text.split()[-1] in line_ends for p in pieces)
+
+
+def test_document_ids_are_stable_and_separate_place_from_content() -> None:
+    # GIVEN a document's tenant, uri and bytes
+    doc_id, sha256, version = document_ids("acme", "s3://bucket/policy.pdf", b"%PDF-1.7 v1")
+
+    # THEN the ids follow their definitions
+    expected_doc = "d" + hashlib.sha256(b"acme\ns3://bucket/policy.pdf").hexdigest()[:16]
+    assert doc_id == expected_doc == doc_id_for("acme", "s3://bucket/policy.pdf")
+    assert sha256 == hashlib.sha256(b"%PDF-1.7 v1").hexdigest()
+    assert version == sha256[:16]
+    # AND new content keeps the doc_id but changes the version; another tenant changes doc_id
+    doc_id_2, _, version_2 = document_ids("acme", "s3://bucket/policy.pdf", b"%PDF-1.7 v2")
+    assert (doc_id_2, version_2 != version) == (doc_id, True)
+    assert document_ids("other", "s3://bucket/policy.pdf", b"%PDF-1.7 v1")[0] != doc_id

@@ -1,0 +1,404 @@
+"""parse_pdf: words come back with the boxes they are drawn in, and unreadable PDFs say why."""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from certiq.errors import IngestionError
+from certiq.ingestion.pdf import ParsedDocument, ParsedPage, Word, parse_pdf
+from certiq.models import Box
+from tests.conftest import MakePdf
+
+pytestmark = pytest.mark.unit
+
+SHARED_PDFS = Path("/work/shared/data/pdfs")
+PAGE_W, PAGE_H = 612.0, 792.0
+TOLERANCE = 2.0  # points
+
+
+def draw_pdf(*pages: Callable[[Canvas], None]) -> bytes:
+    """One page per drawing function, on US Letter, deterministic."""
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(PAGE_W, PAGE_H), invariant=1)
+    for draw in pages:
+        draw(canvas)
+        canvas.showPage()
+    canvas.save()
+    return out.getvalue()
+
+
+def text_at(x: float, y: float, text: str, size: float = 12) -> Callable[[Canvas], None]:
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont("Helvetica", size)
+        canvas.drawString(x, y, text)
+
+    return draw
+
+
+def drawn(*steps: Callable[[Canvas], None]) -> Callable[[Canvas], None]:
+    """Several drawing steps as one page."""
+
+    def draw(canvas: Canvas) -> None:
+        for step in steps:
+            step(canvas)
+
+    return draw
+
+
+def transformed(data: bytes, *, rotation: int = 0, crop: tuple[float, ...] | None = None) -> bytes:
+    """The same PDF with its first page rotated (clockwise) and/or cropped, as viewers show it."""
+    pdf = pdfium.PdfDocument(data)
+    try:
+        page = pdf[0]
+        if crop is not None:
+            page.set_cropbox(*crop)
+        page.set_rotation(rotation)
+        page.close()
+        out = io.BytesIO()
+        pdf.save(out)
+        return out.getvalue()
+    finally:
+        pdf.close()
+
+
+def word(page: ParsedPage, text: str) -> Word:
+    matches = [w for w in page.words if w.text == text]
+    assert len(matches) == 1, f"{text!r} found {len(matches)} times in {page.text!r}"
+    return matches[0]
+
+
+def assert_expected_box(box: Box, x0: float, x1: float, baseline: float, size: float) -> None:
+    """The box spans the drawn advance and the glyphs above (and descenders below) the baseline."""
+    assert box.x0 == pytest.approx(x0, abs=TOLERANCE)
+    assert box.x1 == pytest.approx(x1, abs=TOLERANCE)
+    # Helvetica's capitals reach 0.72 em above the baseline, descenders 0.21 em below it.
+    assert baseline - 1.0 * size - TOLERANCE <= box.y0 <= baseline - 0.72 * size + TOLERANCE
+    assert baseline - TOLERANCE <= box.y1 <= baseline + 0.25 * size + TOLERANCE
+
+
+def assert_boxes_inside_pages(document: ParsedDocument) -> None:
+    for page in document.pages:
+        for w in page.words:
+            box = w.box
+            assert box.page == page.number
+            assert (box.page_width, box.page_height) == (page.width, page.height)
+            assert 0 <= box.x0 <= box.x1 <= page.width, (w.text, box)
+            assert 0 <= box.y0 <= box.y1 <= page.height, (w.text, box)
+
+
+def ink_outside_boxes(data: bytes, page: ParsedPage, margin: float = 1.5) -> int:
+    """Dark pixels of the rendered page that fall outside every word box (scale 1: 1 px = 1 pt)."""
+    pdf = pdfium.PdfDocument(data)
+    try:
+        image = pdf[page.number - 1].render(scale=1, grayscale=True).to_pil()
+    finally:
+        pdf.close()
+    assert image.size == (round(page.width), round(page.height))  # rendered as displayed
+    pixels = image.load()
+    stray = 0
+    for y in range(image.size[1]):
+        for x in range(image.size[0]):
+            if pixels[x, y] < 128 and not any(
+                w.box.x0 - margin <= x + 0.5 <= w.box.x1 + margin
+                and w.box.y0 - margin <= y + 0.5 <= w.box.y1 + margin
+                for w in page.words
+            ):
+                stray += 1
+    return stray
+
+
+# --- boxes are where the words are drawn ---------------------------------------------------------
+
+
+def test_word_drawn_at_a_known_point_comes_back_with_a_box_around_it() -> None:
+    # GIVEN "Retention" drawn in 12 pt Helvetica with its baseline starting at (100, 700)
+    data = draw_pdf(text_at(100, 700, "Retention policy", size=12))
+
+    # WHEN the PDF is parsed
+    page = parse_pdf(data).pages[0]
+
+    # THEN the word's box sits at that point in top-left coordinates (y = 792 - 700 = 92)
+    width = stringWidth("Retention", "Helvetica", 12)
+    assert_expected_box(word(page, "Retention").box, 100, 100 + width, PAGE_H - 700, 12)
+    assert (page.width, page.height) == (PAGE_W, PAGE_H)
+
+
+@pytest.mark.parametrize(("x", "y", "size"), [(72, 72, 10), (300, 400, 18), (450, 760, 8)])
+def test_boxes_follow_position_and_font_size(x: float, y: float, size: float) -> None:
+    # GIVEN one word drawn at various places and sizes
+    data = draw_pdf(text_at(x, y, "Backups", size=size))
+
+    # WHEN parsed
+    box = word(parse_pdf(data).pages[0], "Backups").box
+
+    # THEN its box moves and scales with it
+    width = stringWidth("Backups", "Helvetica", size)
+    assert_expected_box(box, x, x + width, PAGE_H - y, size)
+
+
+def test_every_dark_pixel_of_a_page_lies_inside_some_word_box(make_pdf: MakePdf) -> None:
+    # GIVEN a page of wrapped paragraphs
+    data = make_pdf(
+        [
+            [
+                "Backups of customer data are kept for 35 days and then deleted. " * 3,
+                "Invoices are kept for 7 years; support tickets for 3 years after closure.",
+            ]
+        ]
+    )
+
+    # WHEN parsed and rendered
+    page = parse_pdf(data).pages[0]
+
+    # THEN the boxes cover all the ink: none of the drawn text is outside them
+    assert len(page.words) > 40
+    assert ink_outside_boxes(data, page) == 0
+
+
+@pytest.mark.parametrize("rotation", [90, 180, 270])
+def test_rotated_pages_give_boxes_on_the_page_as_displayed(rotation: int) -> None:
+    # GIVEN a page with /Rotate set, so viewers show it turned
+    data = transformed(
+        draw_pdf(text_at(100, 600, "Escalate within 15 minutes.")), rotation=rotation
+    )
+
+    # WHEN parsed
+    page = parse_pdf(data).pages[0]
+
+    # THEN width and height are the displayed ones, and the boxes cover the rendered text
+    expected_size = (PAGE_H, PAGE_W) if rotation in (90, 270) else (PAGE_W, PAGE_H)
+    assert (page.width, page.height) == expected_size
+    assert page.text == "Escalate within 15 minutes."
+    assert ink_outside_boxes(data, page) == 0
+    box = word(page, "Escalate").box
+    if rotation == 90:  # the page's left edge is at the top: y in user space becomes x
+        assert box.y0 == pytest.approx(100, abs=TOLERANCE)
+        assert box.x0 < 600 < box.x1
+
+
+def test_text_drawn_against_the_page_rotation_reads_upright() -> None:
+    # GIVEN a page with /Rotate 90 whose text is drawn turned the other way, as landscape
+    # pages are, so it reads left to right on screen
+    def draw(canvas: Canvas) -> None:
+        canvas.translate(300, 100)
+        canvas.rotate(90)
+        canvas.setFont("Helvetica", 12)
+        canvas.drawString(0, 0, "First line here")
+        canvas.drawString(0, -16, "Second line here")
+
+    data = transformed(draw_pdf(draw), rotation=90)
+
+    # WHEN parsed
+    page = parse_pdf(data).pages[0]
+
+    # THEN the words form two horizontal lines on the displayed page, boxes over the ink
+    assert page.text == "First line here\nSecond line here"
+    assert [w.line for w in page.words] == [0, 0, 0, 1, 1, 1]
+    first, second = page.lines
+    assert first.box.x1 - first.box.x0 > first.box.y1 - first.box.y0  # wide, not tall
+    assert first.box.y1 <= second.box.y0 + TOLERANCE
+    assert ink_outside_boxes(data, page) == 0
+
+
+def test_cropped_page_boxes_are_relative_to_the_crop_box() -> None:
+    # GIVEN a word at (100, 700) on a page cropped to (50, 50)-(562, 742)
+    data = transformed(draw_pdf(text_at(100, 700, "Archive")), crop=(50, 50, 562, 742))
+
+    # WHEN parsed
+    page = parse_pdf(data).pages[0]
+
+    # THEN the page is the crop box and the word sits 50 pt further left and up
+    assert (page.width, page.height) == (512, 692)
+    width = stringWidth("Archive", "Helvetica", 12)
+    assert_expected_box(word(page, "Archive").box, 50, 50 + width, 742 - 700, 12)
+
+
+def test_text_outside_the_visible_page_is_ignored() -> None:
+    # GIVEN one visible word and one drawn beyond the page's top edge
+    data = draw_pdf(drawn(text_at(72, 700, "Visible"), text_at(72, 900, "Hidden")))
+
+    # WHEN parsed
+    page = parse_pdf(data).pages[0]
+
+    # THEN only what a reader can see is kept
+    assert page.text == "Visible"
+
+
+# --- text, words and lines --------------------------------------------------------------------
+
+
+def test_words_split_on_whitespace_and_offsets_point_into_page_text(make_pdf: MakePdf) -> None:
+    # GIVEN two paragraphs on page 1 and one on page 2
+    data = make_pdf(
+        [
+            ["Dr. Smith approved version 3.5 of the policy.", "It applies to all staff."],
+            ["Page two holds the appendix."],
+        ]
+    )
+
+    # WHEN parsed
+    document = parse_pdf(data)
+
+    # THEN every word is a run of non-space characters found at its offsets in the page text
+    assert [p.number for p in document.pages] == [1, 2]
+    first = document.pages[0]
+    joined = " ".join(w.text for w in first.words)
+    assert joined == "Dr. Smith approved version 3.5 of the policy. It applies to all staff."
+    for page in document.pages:
+        for w in page.words:
+            assert page.text[w.start : w.end] == w.text
+            assert not any(ch.isspace() for ch in w.text)
+    # AND the paragraphs are separated by a blank line, the pages keep their own text
+    assert first.text == "Dr. Smith approved version 3.5 of the policy.\n\nIt applies to all staff."
+    assert document.pages[1].text == "Page two holds the appendix."
+    assert_boxes_inside_pages(document)
+
+
+def test_words_are_grouped_into_lines_by_baseline() -> None:
+    # GIVEN two words on one baseline and two on a line below
+    data = draw_pdf(
+        text_at(72, 700, "First line"),
+        drawn(text_at(72, 700, "First line"), text_at(72, 686, "Second line")),
+    )
+
+    # WHEN parsed
+    single, double = parse_pdf(data).pages
+
+    # THEN words share a line index per baseline, and lines carry their span and box
+    assert [w.line for w in double.words] == [0, 0, 1, 1]
+    assert double.text == "First line\nSecond line"
+    first_line, second_line = double.lines
+    assert double.text[first_line.start : first_line.end] == "First line"
+    assert double.text[second_line.start : second_line.end] == "Second line"
+    assert first_line.box.y1 <= second_line.box.y0 + TOLERANCE
+    assert first_line.box.x0 == pytest.approx(72, abs=TOLERANCE)
+    assert len(single.lines) == 1
+
+
+def test_a_word_hyphenated_across_lines_is_one_word_with_a_box_per_line() -> None:
+    # GIVEN "reten-" ending one line and "tion" starting the next, and a real "Two-Column"
+    data = draw_pdf(
+        drawn(
+            text_at(72, 700, "Backups have a reten-"),
+            text_at(72, 685, "tion period. The Two-"),
+            text_at(72, 670, "Column layout stays."),
+        )
+    )
+
+    # WHEN parsed
+    page = parse_pdf(data).pages[0]
+
+    # THEN the text reads the words whole, and each part keeps its own line and box
+    assert "a retention period. The Two-Column layout stays." in page.text
+    head, tail = word(page, "reten"), word(page, "tion")
+    assert head.end == tail.start
+    assert (head.line, tail.line) == (0, 1)
+    assert head.box.x0 > 150 > tail.box.x0
+
+
+def test_parsing_is_deterministic(make_pdf: MakePdf) -> None:
+    # GIVEN the same bytes twice
+    data = make_pdf([["Retention is 35 days."], ["Deletion is automatic."]])
+
+    # WHEN parsed twice
+    # THEN the results are equal, down to every box
+    assert parse_pdf(data) == parse_pdf(data)
+
+
+def test_a_hundred_pages_parse_quickly(make_pdf: MakePdf) -> None:
+    # GIVEN a 100-page PDF of dense paragraphs (~700 words per page)
+    paragraph = "Backups of customer data are kept for 35 days and then deleted. " * 14
+    data = make_pdf([[paragraph] * 5 for _ in range(100)])
+
+    # WHEN parsed
+    started = time.perf_counter()
+    document = parse_pdf(data)
+    elapsed = time.perf_counter() - started
+
+    # THEN it takes seconds at most (typically about one), not tens of seconds
+    assert document.page_count == 100
+    assert elapsed < 6.0
+
+
+# --- documents that cannot be read -----------------------------------------------------------
+
+
+def test_encrypted_pdf_says_a_password_is_required(encrypted_pdf: bytes) -> None:
+    with pytest.raises(IngestionError, match=r"^encrypted: a password is required$"):
+        parse_pdf(encrypted_pdf)
+
+
+@pytest.mark.parametrize("data", [b"", b"Hello, this is a text file.", b"%PDF-1.7\n%%EOF"])
+def test_bytes_that_are_not_a_pdf_are_refused(data: bytes) -> None:
+    with pytest.raises(IngestionError, match=r"^not a readable PDF: "):
+        parse_pdf(data)
+
+
+def test_truncated_pdf_is_refused(corrupt_pdf: bytes) -> None:
+    assert corrupt_pdf.startswith(b"%PDF")
+    with pytest.raises(IngestionError, match=r"^not a readable PDF: \w"):
+        parse_pdf(corrupt_pdf)
+
+
+def test_image_only_pdf_has_no_text_layer(image_only_pdf: bytes) -> None:
+    with pytest.raises(IngestionError) as raised:
+        parse_pdf(image_only_pdf)
+    assert str(raised.value) == "no text layer: the PDF holds only images; OCR is not available"
+
+
+def test_blank_pdf_has_no_text_layer() -> None:
+    data = draw_pdf(lambda c: c.rect(72, 72, 100, 100))
+    with pytest.raises(IngestionError, match=r"^no text layer: "):
+        parse_pdf(data)
+
+
+def test_pdf_with_zero_pages_is_refused() -> None:
+    empty = pdfium.PdfDocument.new()
+    out = io.BytesIO()
+    empty.save(out)
+    empty.close()
+    with pytest.raises(IngestionError, match=r"^no pages: "):
+        parse_pdf(out.getvalue())
+
+
+# --- real-world files ------------------------------------------------------------------------
+
+SHARED_FILES = sorted(SHARED_PDFS.glob("*.pdf")) if SHARED_PDFS.is_dir() else []
+
+
+@pytest.mark.skipif(not SHARED_FILES, reason=f"{SHARED_PDFS} is not available")
+@pytest.mark.parametrize("path", SHARED_FILES, ids=lambda p: p.name)
+def test_shared_pdfs_parse_or_fail_with_a_reason(path: Path) -> None:
+    # GIVEN a PDF from the wild
+    data = path.read_bytes()
+
+    # WHEN parsed
+    try:
+        document = parse_pdf(data)
+    except IngestionError as error:
+        # THEN a failure is one a user can act on, and the known unreadable files say why
+        reason = str(error)
+        if "password" in path.name:
+            assert reason.startswith("encrypted:")
+        elif "imagemagick" in path.name:
+            assert reason.startswith("no text layer:")
+        else:
+            assert reason.split(":")[0] in {"encrypted", "not a readable PDF", "no text layer"}
+        return
+
+    # THEN, when it parses, it has text, and every box lies inside its page
+    assert "password" not in path.name and "imagemagick" not in path.name
+    assert document.page_count >= 1
+    assert any(page.text.strip() for page in document.pages)
+    assert_boxes_inside_pages(document)
+    for page in document.pages:
+        for w in page.words:
+            assert page.text[w.start : w.end] == w.text

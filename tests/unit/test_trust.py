@@ -1,0 +1,134 @@
+"""The verifier, the render policy and certificates."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+
+from certiq.config import PolicySettings
+from certiq.models import Certificate, Claim, RenderState
+from certiq.trust.certificate import check, seal_and_sign
+from certiq.trust.policy import decide, minimal_evidence, render
+from certiq.trust.verifier import LexicalVerifier
+from tests.fakes import EPOCH, make_box
+from certiq.models import Citation
+
+POLICY = PolicySettings(tau_entail=0.6, tau_contradict=0.5, unverified="mark")
+VERIFIER = LexicalVerifier()
+
+
+class HmacSigner:
+    """A real HMAC signer over an in-memory key."""
+
+    def __init__(self, key: bytes = b"k" * 32, key_id: str = "test:1") -> None:
+        self._key = key
+        self._key_id = key_id
+
+    @property
+    def key_id(self) -> str:
+        return self._key_id
+
+    def sign(self, message: bytes) -> str:
+        return base64.b64encode(hmac.new(self._key, message, hashlib.sha256).digest()).decode()
+
+    def verify(self, message: bytes, signature: str) -> bool:
+        return hmac.compare_digest(self.sign(message), signature)
+
+
+def citation(cid: str, quote: str, *, valid: bool = True) -> Citation:
+    return Citation(
+        id=cid, chunk_id="d:0", doc_id="d", file_name="d.pdf", page=1, boxes=[make_box()],
+        quote=quote, start=0, end=len(quote), score=1.0, valid=valid,
+    )
+
+
+def test_verifier_entails_a_claim_stated_by_its_evidence() -> None:
+    support = VERIFIER.assess("Backups are kept for 35 days.", ["Backups are kept for 35 days."])
+    assert support.entail == 1.0 and support.contradict == 0.0
+
+
+def test_verifier_refuses_a_number_the_evidence_does_not_state() -> None:
+    support = VERIFIER.assess("Backups are kept for 90 days.", ["Backups are kept for 35 days."])
+    assert support.entail == 0.0
+
+
+def test_verifier_reads_a_one_sided_negation_as_contradiction() -> None:
+    support = VERIFIER.assess("Backups are not encrypted.", ["Backups are encrypted."])
+    assert support.entail == 0.0 and support.contradict == 1.0
+
+
+def test_decide_verifies_only_on_valid_citations() -> None:
+    # GIVEN a claim whose only citation failed the verbatim check
+    claim = Claim(id="K1", text="Backups are kept for 35 days.", citation_ids=["C1"])
+    citations = {"C1": citation("C1", "Backups are kept for 35 days.", valid=False)}
+    # WHEN it is decided / THEN it is UNVERIFIED with no evidence, however well the text matches
+    decision = decide(claim, citations, VERIFIER, POLICY)
+    assert decision.state is RenderState.UNVERIFIED and decision.evidence == []
+
+
+def test_decide_blocks_a_contradicted_claim_and_render_never_shows_it() -> None:
+    claim = Claim(id="K1", text="Backups are not encrypted.", citation_ids=["C1"])
+    citations = {"C1": citation("C1", "Backups are encrypted.")}
+    decided = claim.model_copy(update={"decision": decide(claim, citations, VERIFIER, POLICY)})
+    assert decided.decision is not None and decided.decision.state is RenderState.BLOCKED
+    assert render([decided], POLICY) == ""
+
+
+def test_minimal_evidence_keeps_the_fewest_citations_that_suffice() -> None:
+    chosen = minimal_evidence(
+        "Backups are kept for 35 days.",
+        [citation("C1", "Logs rotate weekly."), citation("C2", "Backups are kept for 35 days.")],
+        VERIFIER,
+        POLICY.tau_entail,
+    )
+    assert [c.id for c in chosen] == ["C2"]
+
+
+def test_render_marks_unverified_claims_or_drops_them_by_policy() -> None:
+    claim = Claim(id="K1", text="Staff may travel.", citation_ids=["C1"])
+    citations = {"C1": citation("C1", "Backups are kept for 35 days.")}
+    decided = claim.model_copy(update={"decision": decide(claim, citations, VERIFIER, POLICY)})
+    assert render([decided], POLICY).endswith("(unverified)")
+    assert render([decided], POLICY.model_copy(update={"unverified": "drop"})) == ""
+
+
+def unsealed() -> Certificate:
+    return Certificate(
+        certificate_id="cert-1", question_id="q1", tenant="t", question="How long?",
+        answer="Backups are kept for 35 days. [C1]", claims=[], citations=[], documents=[],
+        policy=POLICY.model_dump(), config_hash="c" * 64, created_at=EPOCH,
+        field_digests={}, seal="", signature="", signing_key_id="",
+    )
+
+
+def test_sealed_certificate_verifies_and_survives_a_json_round_trip() -> None:
+    signer = HmacSigner()
+    sealed = seal_and_sign(unsealed(), signer)
+    reloaded = Certificate.model_validate_json(sealed.model_dump_json())
+    result = check(reloaded, signer)
+    assert result.valid and result.seal_ok and result.signature_ok
+    assert result.first_difference is None
+
+
+def test_check_names_the_field_that_was_changed() -> None:
+    # GIVEN a sealed certificate whose answer is rewritten afterwards
+    signer = HmacSigner()
+    tampered = seal_and_sign(unsealed(), signer).model_copy(update={"answer": "Kept forever."})
+    # WHEN it is checked / THEN the seal fails and the answer is named
+    result = check(tampered, signer)
+    assert not result.valid and not result.seal_ok
+    assert result.first_difference == "answer"
+
+
+def test_check_catches_a_rewritten_body_and_seal_by_the_signature() -> None:
+    # GIVEN an attacker who rewrites the answer and recomputes digests and seal without the key
+    signer = HmacSigner()
+    forged = seal_and_sign(
+        unsealed().model_copy(update={"answer": "Kept forever."}), HmacSigner(key=b"x" * 32)
+    )
+    forged = forged.model_copy(update={"signing_key_id": signer.key_id})
+    # WHEN checked with the real key / THEN the seal holds but the signature does not
+    result = check(forged, signer)
+    assert result.seal_ok and not result.signature_ok and not result.valid
+    assert result.first_difference == "signature"
