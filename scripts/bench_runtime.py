@@ -48,7 +48,9 @@ def main() -> int:
     deps = build_deps(Settings(home=home))
     for path in write_samples(home / "samples"):
         ingest(
-            Upload(data=path.read_bytes(), file_name=path.name, uri=path.as_uri(), tenant="default"),
+            Upload(
+                data=path.read_bytes(), file_name=path.name, uri=path.as_uri(), tenant="default"
+            ),
             deps,
         )
     runtime = LocalRuntime(deps)

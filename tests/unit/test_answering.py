@@ -45,15 +45,15 @@ def test_extractive_answerer_cites_each_sentence_and_skips_weak_ones() -> None:
     draft = ExtractiveAnswerer(AnswerSettings(max_sentences=3, min_overlap=0.5)).draft(
         QUESTION, spans
     )
-    assert [sentence.text for sentence in draft] == ["Backups of customer data are kept for 35 days"]
+    assert [sentence.text for sentence in draft] == [
+        "Backups of customer data are kept for 35 days"
+    ]
     assert draft[0].citation_ids == [spans[0].span_id]
 
 
 def test_extractive_answerer_merges_near_duplicates() -> None:
     twin = make_chunk("Backups of customer data are kept for 35 days", doc_id="copy")
-    spans = select_spans(
-        QUESTION, [*hits(), SearchHit(chunk=twin, score=2.0)], max_spans=10
-    )
+    spans = select_spans(QUESTION, [*hits(), SearchHit(chunk=twin, score=2.0)], max_spans=10)
     draft = ExtractiveAnswerer(AnswerSettings(max_sentences=3, min_overlap=0.2)).draft(
         QUESTION, spans
     )

@@ -52,7 +52,8 @@ def test_redact_replaces_emails_and_phones_with_consistent_typed_placeholders() 
 
 
 @pytest.mark.parametrize(
-    "text", ["Retention is 35 days since 2023-01-15.", "Section 12.3.4 applies.", "Pay 1,000,000 USD"]
+    "text",
+    ["Retention is 35 days since 2023-01-15.", "Section 12.3.4 applies.", "Pay 1,000,000 USD"],
 )
 def test_redact_leaves_dates_numbers_and_section_numbers_alone(text: str) -> None:
     assert redact(text).text == text

@@ -7,12 +7,11 @@ import hashlib
 import hmac
 
 from certiq.config import PolicySettings
-from certiq.models import Certificate, Claim, RenderState
+from certiq.models import Certificate, Citation, Claim, RenderState
 from certiq.trust.certificate import check, seal_and_sign
 from certiq.trust.policy import decide, minimal_evidence, render
 from certiq.trust.verifier import LexicalVerifier
 from tests.fakes import EPOCH, make_box
-from certiq.models import Citation
 
 POLICY = PolicySettings(tau_entail=0.6, tau_contradict=0.5, unverified="mark")
 VERIFIER = LexicalVerifier()
@@ -38,8 +37,17 @@ class HmacSigner:
 
 def citation(cid: str, quote: str, *, valid: bool = True) -> Citation:
     return Citation(
-        id=cid, chunk_id="d:0", doc_id="d", file_name="d.pdf", page=1, boxes=[make_box()],
-        quote=quote, start=0, end=len(quote), score=1.0, valid=valid,
+        id=cid,
+        chunk_id="d:0",
+        doc_id="d",
+        file_name="d.pdf",
+        page=1,
+        boxes=[make_box()],
+        quote=quote,
+        start=0,
+        end=len(quote),
+        score=1.0,
+        valid=valid,
     )
 
 
@@ -95,10 +103,21 @@ def test_render_marks_unverified_claims_or_drops_them_by_policy() -> None:
 
 def unsealed() -> Certificate:
     return Certificate(
-        certificate_id="cert-1", question_id="q1", tenant="t", question="How long?",
-        answer="Backups are kept for 35 days. [C1]", claims=[], citations=[], documents=[],
-        policy=POLICY.model_dump(), config_hash="c" * 64, created_at=EPOCH,
-        field_digests={}, seal="", signature="", signing_key_id="",
+        certificate_id="cert-1",
+        question_id="q1",
+        tenant="t",
+        question="How long?",
+        answer="Backups are kept for 35 days. [C1]",
+        claims=[],
+        citations=[],
+        documents=[],
+        policy=POLICY.model_dump(),
+        config_hash="c" * 64,
+        created_at=EPOCH,
+        field_digests={},
+        seal="",
+        signature="",
+        signing_key_id="",
     )
 
 

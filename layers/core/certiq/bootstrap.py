@@ -85,7 +85,13 @@ def _aws_deps(settings: Settings) -> Deps:
     aws = settings.aws
     missing = [
         name
-        for name in ("bucket", "documents_table", "questions_table", "certificates_table", "kms_key_id")
+        for name in (
+            "bucket",
+            "documents_table",
+            "questions_table",
+            "certificates_table",
+            "kms_key_id",
+        )
         if not getattr(aws, name)
     ]
     if missing:

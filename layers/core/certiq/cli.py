@@ -57,7 +57,9 @@ def ingest_command(paths: tuple[Path, ...], tenant: str | None) -> None:
 
 def _pdfs(path: Path) -> list[Path]:
     if path.is_dir():
-        return [file for file in path.rglob("*") if file.suffix.lower() == ".pdf" and file.is_file()]
+        return [
+            file for file in path.rglob("*") if file.suffix.lower() == ".pdf" and file.is_file()
+        ]
     return [path]
 
 
@@ -110,7 +112,10 @@ def _readable(response: QAResponse) -> str:
             lines.append(f"  [{citation.id}] {citation.file_name}, page {citation.page}, {where}")
             lines.append(f'       "{citation.quote}"')
     if response.certificate_id:
-        lines += ["", f"Certificate: {response.certificate_id}  (certiq verify {response.certificate_id})"]
+        lines += [
+            "",
+            f"Certificate: {response.certificate_id}  (certiq verify {response.certificate_id})",
+        ]
     return "\n".join(lines)
 
 
@@ -144,7 +149,9 @@ def verify_command(certificate_id: str, as_json: bool) -> None:
     if as_json:
         click.echo(result.model_dump_json(indent=2))
     elif result.valid:
-        click.echo(f"VALID  {certificate_id}: seal and signature ({certificate.signing_key_id}) match")
+        click.echo(
+            f"VALID  {certificate_id}: seal and signature ({certificate.signing_key_id}) match"
+        )
     else:
         click.echo(f"INVALID  {certificate_id}: first difference in '{result.first_difference}'")
     if not result.valid:

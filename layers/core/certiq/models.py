@@ -39,13 +39,15 @@ class Box(Contract):
 
 
 class Sentence(Contract):
-    """A sentence of a chunk: its exact text, its offsets in the chunk's text and where it is drawn."""
+    """A sentence of a chunk: exact text, offsets in the chunk's text, and where it is drawn."""
 
     text: str
     start: int = Field(ge=0, description="offset of the first character in Chunk.text")
     end: int = Field(ge=0, description="offset after the last character in Chunk.text")
     page: int = Field(ge=1)
-    boxes: list[Box] = Field(default_factory=list, description="one box per line the sentence covers")
+    boxes: list[Box] = Field(
+        default_factory=list, description="one box per line the sentence covers"
+    )
 
 
 SourceType = Literal["blob", "web", "text"]

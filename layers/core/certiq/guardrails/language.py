@@ -9,9 +9,15 @@ from __future__ import annotations
 from certiq.text import words
 
 _FUNCTION_WORDS: dict[str, frozenset[str]] = {
-    "en": frozenset("the and of to is are in that for with how what which does do be on by".split()),
-    "fr": frozenset("le la les et des est du une un que pour dans qui sont avec comment quel".split()),
-    "de": frozenset("der die das und ist nicht ein eine zu den mit wie was sind für auf von".split()),
+    "en": frozenset(
+        "the and of to is are in that for with how what which does do be on by".split()
+    ),
+    "fr": frozenset(
+        "le la les et des est du une un que pour dans qui sont avec comment quel".split()
+    ),
+    "de": frozenset(
+        "der die das und ist nicht ein eine zu den mit wie was sind für auf von".split()
+    ),
     "es": frozenset("el la los las y es de que en un una por con para cómo qué son del".split()),
     "it": frozenset("il lo la gli le e è di che un una per con come sono del della non".split()),
     "pt": frozenset("o a os as e é de que um uma para com como são do da não em".split()),

@@ -38,7 +38,7 @@ _ABBREVIATIONS = frozenset(
     fig figs eq eqs sec secs ch chap art arts para paras ref refs vol vols pp tab no nos
     jan feb mar apr jun jul aug sep sept oct nov dec
     dept univ corp ltd inc co bros
-    """.split()  # noqa: SIM905 (a word list reads better as text)
+    """.split()
 )
 # Ambiguous ones are abbreviations only before a number ("No. 5", "Art. 17"): "The answer is
 # no." and "Acme Inc." are ordinary sentence ends.
@@ -48,7 +48,7 @@ _LETTER_LABELS = frozenset(
     """
     appendix annex schedule exhibit section part chapter table figure class level tier grade
     type option plan step phase group zone category article item model version form vitamin
-    """.split()  # noqa: SIM905 (a word list reads better as text)
+    """.split()
 )
 
 

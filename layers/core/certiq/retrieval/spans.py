@@ -47,9 +47,16 @@ def select_spans(question: str, hits: Sequence[SearchHit], max_spans: int) -> li
         length = sum(terms.values())
         score = 0.0
         for term in query & terms.keys():
-            idf = math.log(1 + (total - document_frequency[term] + 0.5) / (document_frequency[term] + 0.5))
+            idf = math.log(
+                1 + (total - document_frequency[term] + 0.5) / (document_frequency[term] + 0.5)
+            )
             frequency = terms[term]
-            score += idf * frequency * (K1 + 1) / (frequency + K1 * (1 - B + B * length / average_length))
+            score += (
+                idf
+                * frequency
+                * (K1 + 1)
+                / (frequency + K1 * (1 - B + B * length / average_length))
+            )
         if score > 0:
             score *= 1 + CHUNK_WEIGHT * max(hit.score, 0.0) / best_chunk_score
             scored.append((score, hit, index))

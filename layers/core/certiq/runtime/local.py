@@ -64,4 +64,3 @@ class LocalRuntime:
                 self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="certiq-run")
         self._pool.submit(self.run, state)
         return f"local:{state.question_id}"
-

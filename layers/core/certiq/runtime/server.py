@@ -94,7 +94,9 @@ def make_handler(app: APIGatewayRestResolver) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-def make_server(deps: Deps, orchestrator: Orchestrator, host: str, port: int) -> ThreadingHTTPServer:
+def make_server(
+    deps: Deps, orchestrator: Orchestrator, host: str, port: int
+) -> ThreadingHTTPServer:
     return ThreadingHTTPServer((host, port), make_handler(create_app(deps, orchestrator)))
 
 

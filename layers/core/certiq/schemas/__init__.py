@@ -28,7 +28,11 @@ def draft07_schema(model: type[BaseModel]) -> dict[str, Any]:
     schema = model.model_json_schema(ref_template="#/definitions/{model}", mode="serialization")
     if "$defs" in schema:
         schema["definitions"] = schema.pop("$defs")
-    return {"$schema": DRAFT_07, "$id": f"https://certiq.dev/schemas/{schema_file(model.__name__).name}", **schema}
+    return {
+        "$schema": DRAFT_07,
+        "$id": f"https://certiq.dev/schemas/{schema_file(model.__name__).name}",
+        **schema,
+    }
 
 
 def render(model: type[BaseModel]) -> str:

@@ -13,5 +13,9 @@ def retrieve(state: QuestionState, deps: Deps) -> QuestionState:
     hits = deps.index.search(state.tenant, state.question, settings.top_k)
     spans = select_spans(state.question, hits, settings.max_spans)
     return state.model_copy(
-        update={"status": QuestionStatus.RETRIEVING, "evidence": spans, "chunks_searched": len(hits)}
+        update={
+            "status": QuestionStatus.RETRIEVING,
+            "evidence": spans,
+            "chunks_searched": len(hits),
+        }
     )

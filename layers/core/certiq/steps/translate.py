@@ -24,6 +24,8 @@ def translate(state: QuestionState, deps: Deps) -> QuestionState:
     return state.model_copy(
         update={
             "language": language,
-            "translation": Translation(detected=detected, target=target, translated=False, note=note),
+            "translation": Translation(
+                detected=detected, target=target, translated=False, note=note
+            ),
         }
     )

@@ -13,7 +13,9 @@ def decide(
     claim: Claim, citations: dict[str, Citation], verifier: Verifier, policy: PolicySettings
 ) -> Decision:
     """Judges a claim on its valid citations only, keeping the fewest that suffice as evidence."""
-    usable = [citations[cid] for cid in claim.citation_ids if cid in citations and citations[cid].valid]
+    usable = [
+        citations[cid] for cid in claim.citation_ids if cid in citations and citations[cid].valid
+    ]
     if not usable:
         return Decision(
             state=RenderState.UNVERIFIED,
@@ -30,7 +32,10 @@ def decide(
     elif support.entail >= policy.tau_entail and evidence:
         state, reason = RenderState.VERIFIED, "the cited evidence states this claim"
     else:
-        state, reason = RenderState.UNVERIFIED, "the cited evidence does not state all of this claim"
+        state, reason = (
+            RenderState.UNVERIFIED,
+            "the cited evidence does not state all of this claim",
+        )
     return Decision(
         state=state,
         entail=support.entail,
