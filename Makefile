@@ -22,7 +22,7 @@ demo: $(STAMP)
 	CERTIQ_HOME=$(DEMO_HOME) $(BIN)/certiq documents
 	CERTIQ_HOME=$(DEMO_HOME) $(BIN)/certiq ask "How long are backups of customer data kept?"
 
-test: $(STAMP)
+test: lint typecheck $(STAMP)
 	$(BIN)/python -m pytest -q
 
 unit contract pipeline infra: $(STAMP)

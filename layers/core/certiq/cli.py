@@ -9,18 +9,31 @@ from pathlib import Path
 import click
 
 from certiq.bootstrap import build_deps, build_orchestrator
-from certiq.config import get_settings
+from certiq.config import Settings
 from certiq.errors import CertiqError
 from certiq.ingestion.service import Upload, ingest
 from certiq.models import DocumentStatus, QAResponse, QuestionStatus
 from certiq.questions import receive
 from certiq.runtime.local import LocalRuntime
+from certiq.steps.deps import Deps
 from certiq.trust.certificate import check
 
 
 @click.group()
-def main() -> None:
-    """certiq: answers questions over your documents and proves what it says."""
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """certiq: answers questions over your documents and proves what it says.
+
+    Data lives under CERTIQ_HOME (default ~/.certiq).
+    """
+    ctx.obj = Settings()
+
+
+def _deps() -> Deps:
+    try:
+        return build_deps(click.get_current_context().find_object(Settings) or Settings())
+    except CertiqError as error:
+        raise click.ClickException(str(error)) from error
 
 
 @main.command("ingest")
@@ -28,7 +41,7 @@ def main() -> None:
 @click.option("--tenant", default=None, help="tenant to ingest into (default: settings)")
 def ingest_command(paths: tuple[Path, ...], tenant: str | None) -> None:
     """Ingest PDF files, or every PDF under the given folders."""
-    deps = build_deps(get_settings())
+    deps = _deps()
     files = sorted({file for path in paths for file in _pdfs(path)})
     if not files:
         raise click.ClickException("no PDF files found in the given paths")
@@ -68,7 +81,7 @@ def _pdfs(path: Path) -> list[Path]:
 @click.option("--json", "as_json", is_flag=True, help="print the QAResponse as JSON")
 def ask_command(question: str, as_json: bool) -> None:
     """Ask a question; the answer comes with citations and a certificate."""
-    deps = build_deps(get_settings())
+    deps = _deps()
     runtime = LocalRuntime(deps)
     state = receive(question, deps)
     runtime.run(state)
@@ -124,7 +137,7 @@ def _readable(response: QAResponse) -> str:
 @click.option("--tenant", default=None)
 def documents_command(as_json: bool, tenant: str | None) -> None:
     """List documents with their status, reason, pages and chunks."""
-    deps = build_deps(get_settings())
+    deps = _deps()
     records = deps.documents.list(tenant or deps.settings.tenant)
     if as_json:
         click.echo(json.dumps([record.model_dump(mode="json") for record in records], indent=2))
@@ -141,7 +154,7 @@ def documents_command(as_json: bool, tenant: str | None) -> None:
 @click.option("--json", "as_json", is_flag=True)
 def verify_command(certificate_id: str, as_json: bool) -> None:
     """Recompute a certificate's seal and check its signature."""
-    deps = build_deps(get_settings())
+    deps = _deps()
     certificate = deps.certificates.get(certificate_id)
     if certificate is None:
         raise click.ClickException(f"no certificate {certificate_id}")
@@ -165,12 +178,9 @@ def serve_command(host: str, port: int) -> None:
     """Serve the HTTPS API's routes locally over HTTP."""
     from certiq.runtime.server import serve
 
-    deps = build_deps(get_settings())
+    deps = _deps()
     serve(deps, build_orchestrator(deps), host=host, port=port)
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except CertiqError as error:
-        raise SystemExit(str(error)) from error
+    main()

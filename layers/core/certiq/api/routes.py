@@ -31,6 +31,9 @@ from certiq.trust.certificate import check
 API_TITLE = "certiq"
 WAIT_LIMIT_SECONDS = 25.0  # API Gateway ends a request at 29 s
 POLL_SECONDS = 0.05
+# Powertools serialises a Response body only when its Content-Type is JSON; without it a model
+# body would reach API Gateway (and `certiq serve`) unserialised.
+JSON = "application/json"
 
 
 def create_app(deps: Deps, orchestrator: Orchestrator) -> APIGatewayRestResolver:
@@ -51,13 +54,13 @@ def create_app(deps: Deps, orchestrator: Orchestrator) -> APIGatewayRestResolver
         if wait:
             view = _wait_for(deps, state.question_id)
             if view.response is not None:
-                return Response(status_code=200, body=view.response)
+                return Response(status_code=200, content_type=JSON, body=view.response)
         accepted = QuestionAccepted(
             question_id=state.question_id,
             status=_view(deps, state.question_id).status,
             status_url=f"/v1/questions/{state.question_id}",
         )
-        return Response(status_code=202, body=accepted)
+        return Response(status_code=202, content_type=JSON, body=accepted)
 
     @app.get("/v1/questions/<question_id>")
     def question_status(question_id: str) -> QuestionView:

@@ -1,0 +1,140 @@
+"""The whole pipeline through the `certiq` command: ingest, documents, ask, verify.
+
+Real PDFs (generated), the real answer.asl.json run by the local runtime, the real SQLite stores.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from jsonschema import Draft7Validator
+
+from certiq.cli import main
+from certiq.schemas import load
+from tests.conftest import MakePdf
+
+FACT = "Backups of customer data are kept for 35 days and then deleted."
+
+
+def run(home: Path, *args: str) -> Result:
+    return CliRunner().invoke(main, list(args), env={"CERTIQ_HOME": str(home)})
+
+
+@pytest.fixture
+def library(tmp_path: Path, make_pdf: MakePdf, encrypted_pdf: bytes, corrupt_pdf: bytes) -> Path:
+    folder = tmp_path / "library"
+    folder.mkdir()
+    (folder / "retention.pdf").write_bytes(
+        make_pdf(
+            [
+                ["Data retention policy.", f"Logs are rotated every week. {FACT}"],
+                ["Paper records are shredded after seven years."],
+            ]
+        )
+    )
+    (folder / "travel.pdf").write_bytes(
+        make_pdf([["Staff book travel through the approved agency at least 14 days ahead."]])
+    )
+    (folder / "locked.pdf").write_bytes(encrypted_pdf)
+    (folder / "broken.pdf").write_bytes(corrupt_pdf)
+    return folder
+
+
+def test_ingest_reports_bad_files_failed_and_still_ingests_the_others(
+    tmp_path: Path, library: Path
+) -> None:
+    # GIVEN a folder with two good PDFs, an encrypted one and a corrupt one
+    home = tmp_path / "home"
+    # WHEN it is ingested
+    result = run(home, "ingest", str(library))
+    # THEN the command succeeds, naming each bad file FAILED with its reason
+    assert result.exit_code == 0, result.output
+    lines = {line.split()[1]: line for line in result.output.splitlines() if ".pdf" in line}
+    assert lines[str(library / "locked.pdf")].startswith("FAILED")
+    assert "encrypted" in lines[str(library / "locked.pdf")]
+    assert "not a readable PDF" in lines[str(library / "broken.pdf")]
+    assert lines[str(library / "retention.pdf")].startswith("INDEXED")
+    assert "2 of 4 files indexed" in result.output
+
+    # AND `documents --json` shows every document with its status, reason, pages and chunks
+    documents = json.loads(run(home, "documents", "--json").output)
+    by_name = {document["file_name"]: document for document in documents}
+    assert by_name["retention.pdf"]["status"] == "INDEXED"
+    assert by_name["retention.pdf"]["pages"] == 2 and by_name["retention.pdf"]["chunks"] >= 1
+    assert by_name["locked.pdf"]["status"] == "FAILED"
+    assert by_name["locked.pdf"]["reason"].startswith("encrypted")
+
+    # AND the original of the failed file is kept
+    kept = Path(by_name["locked.pdf"]["uri"].removeprefix("file://"))
+    assert kept.read_bytes() == (library / "locked.pdf").read_bytes()
+
+
+def test_ingest_exits_non_zero_only_when_nothing_could_be_ingested(
+    tmp_path: Path, encrypted_pdf: bytes
+) -> None:
+    (tmp_path / "locked.pdf").write_bytes(encrypted_pdf)
+    result = run(tmp_path / "home", "ingest", str(tmp_path / "locked.pdf"))
+    assert result.exit_code == 1
+    assert "0 of 1 files indexed" in result.output
+
+
+def test_reingesting_the_same_files_changes_nothing(tmp_path: Path, library: Path) -> None:
+    home = tmp_path / "home"
+    run(home, "ingest", str(library))
+    before = run(home, "documents", "--json").output
+    run(home, "ingest", str(library / "retention.pdf"))
+    after = run(home, "documents", "--json").output
+    retention = [d for d in json.loads(after) if d["file_name"] == "retention.pdf"]
+    assert retention == [d for d in json.loads(before) if d["file_name"] == "retention.pdf"]
+
+
+def test_ask_json_cites_file_page_box_and_quote_and_validates_against_the_schema(
+    tmp_path: Path, library: Path
+) -> None:
+    # GIVEN ingested documents
+    home = tmp_path / "home"
+    run(home, "ingest", str(library))
+    # WHEN a question is asked with --json
+    result = run(home, "ask", "--json", "How long are backups of customer data kept?")
+    # THEN the output is a QAResponse valid against the exported schema
+    assert result.exit_code == 0, result.output
+    response = json.loads(result.output)
+    Draft7Validator(load("QAResponse")).validate(response)
+    assert response["status"] == "COMPLETE"
+    # AND its first citation quotes the fact, on page 1 of retention.pdf, inside a real box
+    citation = response["citations"][0]
+    assert citation["quote"] == FACT
+    assert citation["file_name"] == "retention.pdf" and citation["page"] == 1
+    box = citation["boxes"][0]
+    assert 0 <= box["x0"] < box["x1"] <= box["page_width"]
+    assert 0 <= box["y0"] < box["y1"] <= box["page_height"]
+    assert f"{FACT} [C1]" in response["answer"]
+    assert response["claims"][0]["decision"]["state"] == "VERIFIED"
+    # AND the certificate it names verifies
+    verified = run(home, "verify", response["certificate_id"])
+    assert verified.exit_code == 0 and verified.output.startswith("VALID")
+
+
+def test_ask_readable_output_names_file_page_box_and_quote(tmp_path: Path, library: Path) -> None:
+    home = tmp_path / "home"
+    run(home, "ingest", str(library))
+    output = run(home, "ask", "How long are backups of customer data kept?").output
+    assert "[C1] retention.pdf, page 1, box (" in output
+    assert f'"{FACT}"' in output
+    assert "Certificate: cert-" in output
+
+
+def test_a_too_short_question_asks_for_clarification(tmp_path: Path, library: Path) -> None:
+    home = tmp_path / "home"
+    run(home, "ingest", str(library))
+    response = json.loads(run(home, "ask", "--json", "backups?").output)
+    assert response["status"] == "NEEDS_CLARIFICATION"
+    assert response["message"] and not response["answer"] and response["certificate_id"] is None
+
+
+def test_verify_rejects_an_unknown_certificate(tmp_path: Path) -> None:
+    result = run(tmp_path / "home", "verify", "cert-missing")
+    assert result.exit_code != 0 and "no certificate" in result.output
