@@ -56,6 +56,27 @@ class PolicySettings(Group):
     unverified: Literal["mark", "drop"] = "mark"
 
 
+class EmbeddingSettings(Group):
+    """auto: all-MiniLM-L6-v2 when its package is installed, otherwise lexical-only (none)."""
+
+    provider: Literal["auto", "none", "minilm", "openai"] = "auto"
+    model_dir: Path | None = Field(
+        default=None, description="a folder with MiniLM files; default: the packaged model"
+    )
+    openai_model: str = "text-embedding-3-small"
+    batch_size: int = Field(default=32, ge=1, le=2048)
+
+
+class OpenSearchSettings(Group):
+    endpoint: str = Field(default="", description="https URL of the domain or collection")
+    index: str = "certiq-chunks"
+    service: Literal["auto", "es", "aoss"] = Field(
+        default="auto", description="SigV4 service; auto reads it from the endpoint's host"
+    )
+    bulk_batch: int = Field(default=500, ge=1)
+    max_retries: int = Field(default=5, ge=0)
+
+
 class AwsSettings(Group):
     region: str = "us-east-1"
     bucket: str = ""
@@ -65,7 +86,6 @@ class AwsSettings(Group):
     state_machine_arn: str = ""
     kms_key_id: str = ""
     idempotency_table: str = ""
-    opensearch_endpoint: str = Field(default="", description="https URL of the search engine")
 
 
 class Settings(BaseSettings):
@@ -84,6 +104,8 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = RetrievalSettings()
     answer: AnswerSettings = AnswerSettings()
     policy: PolicySettings = PolicySettings()
+    embedding: EmbeddingSettings = EmbeddingSettings()
+    opensearch: OpenSearchSettings = OpenSearchSettings()
     aws: AwsSettings = AwsSettings()
 
     def config_hash(self) -> str:

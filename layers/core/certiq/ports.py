@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+import numpy as np
+from numpy.typing import NDArray
+
 from certiq.models import (
     Certificate,
     Chunk,
@@ -103,6 +106,22 @@ class SearchIndex(Protocol):
         ...
 
     def count(self, tenant: str) -> int: ...
+
+
+class Embedder(Protocol):
+    """Dense text embeddings (all-MiniLM-L6-v2 locally, OpenAI in the cloud)."""
+
+    @property
+    def name(self) -> str:
+        """Model name, recorded beside stored vectors so mixed models are never compared."""
+        ...
+
+    @property
+    def dimension(self) -> int: ...
+
+    def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """One L2-normalised row per text, shape (len(texts), dimension)."""
+        ...
 
 
 class Signer(Protocol):
