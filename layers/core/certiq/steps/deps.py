@@ -11,6 +11,7 @@ from certiq.ports import (
     ChatModel,
     Clock,
     DocumentStore,
+    Embedder,
     LanguageDetector,
     QuestionStore,
     SearchIndex,
@@ -32,3 +33,4 @@ class Deps:
     chat_model: ChatModel
     verifier: Verifier
     language: LanguageDetector
+    embedder: Embedder | None = None  # None: lexical-only, no vectors are computed or searched
