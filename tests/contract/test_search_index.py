@@ -1,4 +1,4 @@
-"""Contract of certiq.ports.SearchIndex (SQLite FTS5 now; an OpenSearch adapter joins later)."""
+"""Contract of certiq.ports.SearchIndex, run on SQLite FTS5 and on OpenSearch (osmem-server)."""
 
 from __future__ import annotations
 

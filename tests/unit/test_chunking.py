@@ -77,7 +77,7 @@ def test_every_sentence_is_found_at_its_offsets_in_its_chunk(make_pdf: MakePdf) 
 
 def test_sentences_are_whole_and_keep_their_page(make_pdf: MakePdf) -> None:
     # GIVEN a two-page policy
-    document = parse_pdf(make_pdf(RETENTION))
+    document = parse_pdf(make_pdf(RETENTION), words=True)
 
     # WHEN chunked
     chunks = chunks_of(document)
@@ -161,7 +161,7 @@ def test_a_sentence_gets_one_box_per_line_around_its_words() -> None:
     canvas.drawString(72, 670, "Logs are kept for 13 months.")
     canvas.showPage()
     canvas.save()
-    page = parse_pdf(out.getvalue()).pages[0]
+    page = parse_pdf(out.getvalue(), words=True).pages[0]
 
     # WHEN its sentences are found
     found = {s.text: s for s in page_sentences(page)}
@@ -184,10 +184,9 @@ def test_a_sentence_gets_one_box_per_line_around_its_words() -> None:
 def test_an_overlong_run_without_punctuation_is_cut_at_line_ends(make_pdf: MakePdf) -> None:
     # GIVEN a long paragraph without any sentence end (a list, a table)
     run = " ".join(f"item{i} value{i}" for i in range(120))
-    page = parse_pdf(make_pdf([[run]])).pages[0]
-
-    # WHEN split into sentences of at most 300 characters
-    pieces = page_sentences(page, max_chars=300)
+    # WHEN parsed into sentences of at most 300 characters
+    page = parse_pdf(make_pdf([[run]]), max_sentence_chars=300).pages[0]
+    pieces = page_sentences(page)
 
     # THEN it comes back in pieces of whole lines, none over the limit, nothing lost
     assert len(pieces) > 3
@@ -210,3 +209,19 @@ def test_document_ids_are_stable_and_separate_place_from_content() -> None:
     doc_id_2, _, version_2 = document_ids("acme", "s3://bucket/policy.pdf", b"%PDF-1.7 v2")
     assert (doc_id_2, version_2 != version) == (doc_id, True)
     assert document_ids("other", "s3://bucket/policy.pdf", b"%PDF-1.7 v1")[0] != doc_id
+
+
+def test_chunks_built_without_validation_equal_validated_ones(make_pdf: MakePdf) -> None:
+    # GIVEN chunks as the chunker builds them (certiq.ingestion.construct, no validation)
+    chunks = chunks_of(parse_pdf(make_pdf(RETENTION)))
+
+    # WHEN each is validated from its own dump, and dumped again
+    for chunk in chunks:
+        validated = Chunk.model_validate(chunk.model_dump())
+
+        # THEN nothing differs: every field is set, of the right type, and serialises the same
+        assert validated == chunk
+        assert validated.model_dump_json() == chunk.model_dump_json()
+        assert chunk.model_fields_set == set(Chunk.model_fields)
+        box = chunk.sentences[0].boxes[0]
+        assert type(box.x0) is float and type(box.page) is int

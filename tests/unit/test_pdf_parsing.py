@@ -123,7 +123,7 @@ def test_word_drawn_at_a_known_point_comes_back_with_a_box_around_it() -> None:
     data = draw_pdf(text_at(100, 700, "Retention policy", size=12))
 
     # WHEN the PDF is parsed
-    page = parse_pdf(data).pages[0]
+    page = parse_pdf(data, words=True).pages[0]
 
     # THEN the word's box sits at that point in top-left coordinates (y = 792 - 700 = 92)
     width = stringWidth("Retention", "Helvetica", 12)
@@ -137,7 +137,7 @@ def test_boxes_follow_position_and_font_size(x: float, y: float, size: float) ->
     data = draw_pdf(text_at(x, y, "Backups", size=size))
 
     # WHEN parsed
-    box = word(parse_pdf(data).pages[0], "Backups").box
+    box = word(parse_pdf(data, words=True).pages[0], "Backups").box
 
     # THEN its box moves and scales with it
     width = stringWidth("Backups", "Helvetica", size)
@@ -156,7 +156,7 @@ def test_every_dark_pixel_of_a_page_lies_inside_some_word_box(make_pdf: MakePdf)
     )
 
     # WHEN parsed and rendered
-    page = parse_pdf(data).pages[0]
+    page = parse_pdf(data, words=True).pages[0]
 
     # THEN the boxes cover all the ink: none of the drawn text is outside them
     assert len(page.words) > 40
@@ -171,7 +171,7 @@ def test_rotated_pages_give_boxes_on_the_page_as_displayed(rotation: int) -> Non
     )
 
     # WHEN parsed
-    page = parse_pdf(data).pages[0]
+    page = parse_pdf(data, words=True).pages[0]
 
     # THEN width and height are the displayed ones, and the boxes cover the rendered text
     expected_size = (PAGE_H, PAGE_W) if rotation in (90, 270) else (PAGE_W, PAGE_H)
@@ -197,7 +197,7 @@ def test_text_drawn_against_the_page_rotation_reads_upright() -> None:
     data = transformed(draw_pdf(draw), rotation=90)
 
     # WHEN parsed
-    page = parse_pdf(data).pages[0]
+    page = parse_pdf(data, words=True).pages[0]
 
     # THEN the words form two horizontal lines on the displayed page, boxes over the ink
     assert page.text == "First line here\nSecond line here"
@@ -213,7 +213,7 @@ def test_cropped_page_boxes_are_relative_to_the_crop_box() -> None:
     data = transformed(draw_pdf(text_at(100, 700, "Archive")), crop=(50, 50, 562, 742))
 
     # WHEN parsed
-    page = parse_pdf(data).pages[0]
+    page = parse_pdf(data, words=True).pages[0]
 
     # THEN the page is the crop box and the word sits 50 pt further left and up
     assert (page.width, page.height) == (512, 692)
@@ -226,7 +226,7 @@ def test_text_outside_the_visible_page_is_ignored() -> None:
     data = draw_pdf(drawn(text_at(72, 700, "Visible"), text_at(72, 900, "Hidden")))
 
     # WHEN parsed
-    page = parse_pdf(data).pages[0]
+    page = parse_pdf(data, words=True).pages[0]
 
     # THEN only what a reader can see is kept
     assert page.text == "Visible"
@@ -245,7 +245,7 @@ def test_words_split_on_whitespace_and_offsets_point_into_page_text(make_pdf: Ma
     )
 
     # WHEN parsed
-    document = parse_pdf(data)
+    document = parse_pdf(data, words=True)
 
     # THEN every word is a run of non-space characters found at its offsets in the page text
     assert [p.number for p in document.pages] == [1, 2]
@@ -270,7 +270,7 @@ def test_words_are_grouped_into_lines_by_baseline() -> None:
     )
 
     # WHEN parsed
-    single, double = parse_pdf(data).pages
+    single, double = parse_pdf(data, words=True).pages
 
     # THEN words share a line index per baseline, and lines carry their span and box
     assert [w.line for w in double.words] == [0, 0, 1, 1]
@@ -294,7 +294,7 @@ def test_a_word_hyphenated_across_lines_is_one_word_with_a_box_per_line() -> Non
     )
 
     # WHEN parsed
-    page = parse_pdf(data).pages[0]
+    page = parse_pdf(data, words=True).pages[0]
 
     # THEN the text reads the words whole, and each part keeps its own line and box
     assert "a retention period. The Two-Column layout stays." in page.text
@@ -320,7 +320,7 @@ def test_a_hundred_pages_parse_quickly(make_pdf: MakePdf) -> None:
 
     # WHEN parsed
     started = time.perf_counter()
-    document = parse_pdf(data)
+    document = parse_pdf(data, words=True)
     elapsed = time.perf_counter() - started
 
     # THEN it takes seconds at most (typically about one), not tens of seconds
@@ -351,7 +351,7 @@ def test_truncated_pdf_is_refused(corrupt_pdf: bytes) -> None:
 def test_image_only_pdf_has_no_text_layer(image_only_pdf: bytes) -> None:
     with pytest.raises(IngestionError) as raised:
         parse_pdf(image_only_pdf)
-    assert str(raised.value) == "no text layer: the PDF holds only images; OCR is not available"
+    assert str(raised.value) == "no text layer: the PDF holds only images; OCR is not configured"
 
 
 def test_blank_pdf_has_no_text_layer() -> None:
@@ -382,7 +382,7 @@ def test_shared_pdfs_parse_or_fail_with_a_reason(path: Path) -> None:
 
     # WHEN parsed
     try:
-        document = parse_pdf(data)
+        document = parse_pdf(data, words=True)
     except IngestionError as error:
         # THEN a failure is one a user can act on, and the known unreadable files say why
         reason = str(error)
@@ -402,3 +402,53 @@ def test_shared_pdfs_parse_or_fail_with_a_reason(path: Path) -> None:
     for page in document.pages:
         for w in page.words:
             assert page.text[w.start : w.end] == w.text
+
+
+# --- text normalisation ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "text", "cmap"),
+    [
+        # a ligature becomes its letters, both pointing at the ligature's character
+        ("e\ufb03cient  file", "efficient file", [0, 1, 1, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12]),
+        # control and invisible characters go; full-width forms fold to ASCII
+        ("a\u200bb\x01 \uff21", "ab A", [0, 2, 4, 5]),
+        # a trailing invisible character leaves no trailing space
+        ("end \u200b", "end", [0, 1, 2]),
+        # Arabic presentation forms fold to the letters people type
+        ("\ufe8d\ufedf", "\u0627\u0644", [0, 1]),
+    ],
+)
+def test_line_text_is_folded_and_mapped_back_to_its_characters(
+    raw: str, text: str, cmap: list[int]
+) -> None:
+    from certiq.ingestion.pdf import _normalise
+
+    folded, mapping = _normalise(raw, 0)
+    assert folded == text
+    assert mapping == cmap
+    assert len(mapping) == len(folded)
+
+
+def test_ligatures_in_a_pdf_read_as_letters_with_true_boxes() -> None:
+    # GIVEN a line drawn with a ligature character (as typesetting systems emit them)
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    fonts = sorted(Path("/usr/share/fonts").rglob("DejaVuSans.ttf"))
+    if not fonts:
+        pytest.skip("no TrueType font with ligature glyphs installed")
+    pdfmetrics.registerFont(TTFont("DejaVu", str(fonts[0])))
+
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont("DejaVu", 12)
+        canvas.drawString(72, 700, "An e\ufb03cient \ufb01ling system.")
+
+    # WHEN parsed
+    page = parse_pdf(draw_pdf(draw), words=True).pages[0]
+
+    # THEN the text has plain letters, and the words' boxes still cover the ink
+    assert page.text == "An efficient filing system."
+    assert [s.text for s in page.sentences] == ["An efficient filing system."]
+    assert ink_outside_boxes(draw_pdf(draw), page) == 0

@@ -135,3 +135,18 @@ def test_offsets_cover_all_the_words_of_the_text() -> None:
     # THEN joining the sentences gives back every word, in order
     assert " ".join(text[a:b] for a, b in spans).split() == text.split()
     assert spans[0] == (2, 12)
+
+
+def test_end_marks_are_found_as_the_end_pattern_would_find_them() -> None:
+    # GIVEN texts made of end marks, closers, spaces and letters in every order
+    import random
+
+    from certiq.ingestion.sentences import _END, _end_punctuation
+
+    rng = random.Random(11)
+    alphabet = ".!?…\"'”’»)] \nab"
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        # WHEN the end marks are found without the regular expression
+        # THEN they are exactly the regular expression's matches
+        assert _end_punctuation(text) == [m.span() for m in _END.finditer(text)], repr(text)

@@ -6,6 +6,8 @@ boto3 clients to the stack's resources named in settings.aws.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from certiq.adapters.local.blob_folder import FolderBlobStore
 from certiq.adapters.local.clock import SystemClock
 from certiq.adapters.local.fts_index import SqliteSearchIndex
@@ -20,9 +22,12 @@ from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.config import Settings
 from certiq.errors import CertiqError
 from certiq.guardrails.language import FunctionWordDetector
-from certiq.ports import Orchestrator, SearchIndex
+from certiq.ports import Embedder, Orchestrator, SearchIndex
 from certiq.steps.deps import Deps
 from certiq.trust.verifier import LexicalVerifier
+
+if TYPE_CHECKING:
+    from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
 
 
 class ConfigurationError(CertiqError):
@@ -51,6 +56,20 @@ def build_orchestrator(deps: Deps) -> Orchestrator:
     return LocalRuntime(deps)
 
 
+def build_idempotency_store(settings: Settings) -> BasePersistenceLayer:
+    """The ingest function's exactly-once store: Powertools idempotency on DynamoDB (aws only)."""
+    if settings.runtime != "aws":
+        raise ConfigurationError("the idempotency store exists only in runtime aws")
+    if not settings.aws.idempotency_table:
+        raise ConfigurationError("CERTIQ_AWS__IDEMPOTENCY_TABLE is not set")
+    import boto3
+
+    from certiq.adapters.aws.idempotency import dynamodb_idempotency_store
+
+    client = boto3.client("dynamodb", region_name=settings.aws.region)
+    return dynamodb_idempotency_store(settings.aws.idempotency_table, client)
+
+
 def _local_deps(settings: Settings) -> Deps:
     settings.home.mkdir(parents=True, exist_ok=True)
     db = SqliteDatabase(settings.home)
@@ -67,7 +86,33 @@ def _local_deps(settings: Settings) -> Deps:
         chat_model=ExtractiveAnswerer(settings.answer),
         verifier=LexicalVerifier(),
         language=FunctionWordDetector(),
+        embedder=_embedder(settings, db),
     )
+
+
+def _embedder(settings: Settings, db: SqliteDatabase | None) -> Embedder | None:
+    """The configured Embedder (cached in SQLite when there is a db), or None: lexical-only."""
+    embedding = settings.embedding
+    inner: Embedder
+    if embedding.provider == "none":
+        return None
+    if embedding.provider == "openai":
+        # Imported here so that openai is needed only when it is chosen.
+        from certiq.adapters.llm.openai_embedder import OpenAIEmbedder
+
+        inner = OpenAIEmbedder.from_settings(embedding)
+    else:
+        from certiq.adapters.local.minilm import MiniLmEmbedder, minilm_available
+
+        if embedding.provider == "auto" and not minilm_available(embedding.model_dir):
+            return None
+        # provider "minilm" with the model missing fails on first use, naming the fix.
+        inner = MiniLmEmbedder(embedding.model_dir, batch_size=embedding.batch_size)
+    if db is None:
+        return inner
+    from certiq.adapters.local.embedding_cache import CachedEmbedder
+
+    return CachedEmbedder(inner, db, batch_size=embedding.batch_size)
 
 
 def _aws_deps(settings: Settings) -> Deps:
@@ -99,24 +144,42 @@ def _aws_deps(settings: Settings) -> Deps:
         raise ConfigurationError(f"runtime aws needs {names}")
     dynamodb = boto3.client("dynamodb", region_name=aws.region)
     clock = SystemClock()
+    embedder = _embedder(settings, None)
     return Deps(
         settings=settings,
         blobs=S3BlobStore(boto3.client("s3", region_name=aws.region), aws.bucket),
         documents=DynamoDocumentStore(dynamodb, aws.documents_table),
         questions=DynamoQuestionStore(dynamodb, aws.questions_table, clock),
         certificates=DynamoCertificateStore(dynamodb, aws.certificates_table),
-        index=_search_index(settings),
+        index=_search_index(settings, embedder.dimension if embedder else None),
         signer=KmsSigner(boto3.client("kms", region_name=aws.region), aws.kms_key_id),
         clock=clock,
         chat_model=ExtractiveAnswerer(settings.answer),
         verifier=LexicalVerifier(),
         language=FunctionWordDetector(),
+        embedder=embedder,
     )
 
 
-def _search_index(settings: Settings) -> SearchIndex:
-    # The OpenSearch adapter is its own piece of work; until it lands the cloud runtime says so
-    # plainly rather than searching an index that is not there.
-    raise ConfigurationError(
-        "runtime aws has no search index adapter yet: the OpenSearch adapter is not built"
+def _search_index(settings: Settings, dimension: int | None = None) -> SearchIndex:
+    """The OpenSearch index; ``dimension`` is the embedder's (None: lexical-only index).
+
+    No request is sent here: the index is created by the first write (OpenSearchIndex.index).
+    """
+    from certiq.adapters.aws.opensearch_client import make_client
+    from certiq.adapters.aws.opensearch_index import OpenSearchIndex
+
+    opensearch = settings.opensearch
+    if not opensearch.endpoint:
+        raise ConfigurationError("runtime aws needs CERTIQ_OPENSEARCH__ENDPOINT")
+    try:
+        client = make_client(opensearch, settings.aws.region)
+    except ValueError as error:
+        raise ConfigurationError(f"CERTIQ_OPENSEARCH__ENDPOINT: {error}") from error
+    return OpenSearchIndex(
+        client,
+        opensearch.index,
+        dimension=dimension,
+        bulk_batch=opensearch.bulk_batch,
+        max_retries=opensearch.max_retries,
     )

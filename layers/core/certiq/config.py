@@ -34,11 +34,35 @@ class RedactionSettings(Group):
 class ChunkingSettings(Group):
     target_chars: int = Field(default=900, ge=100)
     overlap_sentences: int = Field(default=1, ge=0)
+    page_batch: int = Field(
+        default=50, ge=1, description="pages parsed, chunked and indexed at a time"
+    )
 
 
 class RetrievalSettings(Group):
+    """Hybrid retrieval (BM25 + dense k-NN fused by reciprocal rank fusion) and span selection."""
+
+    mode: Literal["bm25", "dense", "hybrid"] = Field(
+        default="hybrid", description="bm25 without an embedder, whatever is asked"
+    )
     top_k: int = Field(default=8, ge=1, le=100, description="chunks retrieved per question")
+    candidates: int = Field(
+        default=100, ge=1, le=1000, description="hits each engine contributes to the fusion"
+    )
+    rrf_k: int = Field(default=60, ge=1, description="RRF rank constant: sum of w / (k + rank)")
+    bm25_weight: float = Field(default=1.0, ge=0)
+    dense_weight: float = Field(default=1.0, ge=0)
     max_spans: int = Field(default=12, ge=1, le=50, description="sentences kept as evidence")
+    span_threshold: float = Field(
+        default=0.1, ge=0, le=1, description="minimum span score (0..1) kept as evidence"
+    )
+    span_bm25_weight: float = Field(default=1.0, ge=0, description="sentence BM25 vs question")
+    span_dense_weight: float = Field(
+        default=1.0, ge=0, description="sentence-question cosine, when there is an embedder"
+    )
+    span_chunk_weight: float = Field(
+        default=0.5, ge=0, description="how much the chunk's own rank lifts its sentences"
+    )
 
 
 class AnswerSettings(Group):

@@ -35,8 +35,12 @@ class BlobStore(Protocol):
         """Stores data under key and returns its URI."""
         ...
 
-    def get(self, key: str) -> bytes:
-        """Raises NotFound when the key holds nothing."""
+    def get(self, key: str, version: str | None = None) -> bytes:
+        """The current bytes under key, or one version of them (an S3 VersionId).
+
+        Raises NotFound when the key holds nothing, or not that version; a store that keeps no
+        versions holds only version None.
+        """
         ...
 
     def exists(self, key: str) -> bool: ...

@@ -3,21 +3,25 @@
 A chunk is what the index stores and retrieval returns; a sentence is what an answer cites. So
 each Sentence keeps its exact offsets in Chunk.text (chunk.text[start:end] == sentence.text, the
 invariant citation checking relies on), its page, and one box per line it covers.
+
+Chunker takes pages in batches and hands back each chunk as soon as it is complete, so a long
+document is chunked without holding all of its pages; the chunks (ids, ordinals, overlap) are
+the same whatever the batch size.
 """
 
 from __future__ import annotations
 
-import bisect
-import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 
 from certiq.config import ChunkingSettings
-from certiq.ingestion.pdf import ParsedDocument, ParsedPage, Word
-from certiq.ingestion.sentences import split_sentences
+from certiq.errors import IngestionError
+from certiq.ingestion.construct import constructor
+from certiq.ingestion.gc_pause import gc_paused
+from certiq.ingestion.pdf import ParsedDocument, ParsedPage, open_pdf
 from certiq.models import Box, Chunk, Sentence, SourceRef
 
-__all__ = ["PageSentence", "chunk_document", "page_sentences"]
+__all__ = ["ChunkBatch", "Chunker", "PageSentence", "chunk_document", "chunk_pdf", "page_sentences"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +33,78 @@ class PageSentence:
     boxes: tuple[Box, ...]
 
 
+_Pending = tuple[str, int, tuple[Box, ...]]  # a sentence's text, page and boxes
+_new_sentence = constructor(Sentence)
+_new_chunk = constructor(Chunk)
+
+
+def page_sentences(page: ParsedPage) -> list[PageSentence]:
+    """The sentences of one page, in order, each with one box per line it covers.
+
+    Overlong sentences were already cut by the parser (parse_pdf's max_sentence_chars).
+    """
+    return [PageSentence(span.text, page.number, span.boxes) for span in page.sentences]
+
+
+class Chunker:
+    """Groups sentences into chunks of about settings.target_chars characters.
+
+    Sentences are appended until the chunk's text reaches target_chars; the next chunk starts
+    with the last settings.overlap_sentences sentences again, so a fact near a boundary is found
+    with its context. Chunk ids are f"{doc_id}:{ordinal:05d}": the same bytes give the same
+    chunks, which makes re-ingesting a document idempotent.
+    """
+
+    def __init__(
+        self, *, doc_id: str, tenant: str, source: SourceRef, settings: ChunkingSettings
+    ) -> None:
+        self.doc_id = doc_id
+        self.tenant = tenant
+        self.source = source
+        self.target = settings.target_chars
+        self.overlap = settings.overlap_sentences
+        self.count = 0  # chunks made so far: the next ordinal
+        self._current: list[_Pending] = []  # (text, page, boxes) of the chunk being filled
+        self._length = 0  # len(" ".join(current))
+        self._fresh = 0  # sentences of `current` not repeated from the previous chunk
+
+    def add(self, pages: Iterable[ParsedPage]) -> list[Chunk]:
+        """Take the next pages; returns the chunks they completed."""
+        done: list[Chunk] = []
+        target = self.target
+        current = self._current
+        length, fresh = self._length, self._fresh
+        for page in pages:
+            number = page.number
+            for span in page.sentences:
+                text = span.text
+                length += len(text) + 1 if current else len(text)
+                current.append((text, number, span.boxes))
+                fresh += 1
+                if length >= target:
+                    done.append(self._emit(current))
+                    # Never carry a whole chunk over: every chunk must bring a new sentence.
+                    carry = min(self.overlap, len(current) - 1)
+                    current = current[len(current) - carry :] if carry > 0 else []
+                    length = sum(len(s[0]) + 1 for s in current) - 1 if current else 0
+                    fresh = 0
+        self._current, self._length, self._fresh = current, length, fresh
+        return done
+
+    def finish(self) -> list[Chunk]:
+        """The last, possibly short, chunk (when it holds a sentence of its own)."""
+        if not self._fresh:
+            return []
+        chunk = self._emit(self._current)
+        self._current, self._length, self._fresh = [], 0, 0
+        return [chunk]
+
+    def _emit(self, sentences: Sequence[_Pending]) -> Chunk:
+        chunk = _chunk(sentences, self.count, self.doc_id, self.tenant, self.source)
+        self.count += 1
+        return chunk
+
+
 def chunk_document(
     parsed: ParsedDocument,
     *,
@@ -37,130 +113,76 @@ def chunk_document(
     source: SourceRef,
     settings: ChunkingSettings,
 ) -> list[Chunk]:
-    """Group the document's sentences into chunks of about settings.target_chars characters.
+    """Every chunk of a parsed document (see Chunker)."""
+    chunker = Chunker(doc_id=doc_id, tenant=tenant, source=source, settings=settings)
+    return chunker.add(parsed.pages) + chunker.finish()
 
-    Sentences are appended until the chunk's text reaches target_chars; the next chunk starts
-    with the last settings.overlap_sentences sentences again, so a fact near a boundary is found
-    with its context. Chunk ids are f"{doc_id}:{ordinal:05d}": the same bytes give the same
-    chunks, which makes re-ingesting a document idempotent.
+
+@dataclass(frozen=True, slots=True)
+class ChunkBatch:
+    """The chunks completed by one batch of pages (pages == 0: the document's last chunk)."""
+
+    pages: int
+    chunks: list[Chunk]
+
+
+def chunk_pdf(
+    data: bytes, *, doc_id: str, tenant: str, source: SourceRef, settings: ChunkingSettings
+) -> Generator[ChunkBatch, None, None]:
+    """Parse and chunk PDF bytes as ingestion does, handing on chunks every page_batch pages.
+
+    Each page is chunked as soon as it is parsed and then dropped, so memory stays bounded by
+    one batch's chunks whatever the length of the document. Raises IngestionError (see
+    parse_pdf) when the bytes cannot be read. The chunks are exactly those of
+    chunk_document(parse_pdf(data, max_sentence_chars=settings.target_chars)).
     """
-    target = settings.target_chars
-    chunks: list[Chunk] = []
-    current: list[PageSentence] = []
-    length = 0  # len(" ".join(current))
-    fresh = 0  # sentences of `current` not repeated from the previous chunk
-    for sentence in (s for page in parsed.pages for s in page_sentences(page, max_chars=target)):
-        length += len(sentence.text) + (1 if current else 0)
-        current.append(sentence)
-        fresh += 1
-        if length >= target:
-            chunks.append(_chunk(current, len(chunks), doc_id, tenant, source))
-            # Never carry a whole chunk over: every chunk must bring at least one new sentence.
-            carry = min(settings.overlap_sentences, len(current) - 1)
-            current = current[len(current) - carry :] if carry > 0 else []
-            length = len(" ".join(s.text for s in current))
-            fresh = 0
-    if fresh:
-        chunks.append(_chunk(current, len(chunks), doc_id, tenant, source))
-    return chunks
-
-
-def page_sentences(page: ParsedPage, *, max_chars: int | None = None) -> list[PageSentence]:
-    """The sentences of one page, in order, each with one box per line it covers.
-
-    A "sentence" longer than max_chars (a table or a list without punctuation) is cut at line
-    ends, or at word ends for a single overlong line, so no citation quotes a whole page.
-    """
-    starts = [word.start for word in page.words]
-    sentences: list[PageSentence] = []
-    for start, end in split_sentences(page.text):
-        # Words overlapping [start, end): the sentence boundaries fall between words.
-        first = max(bisect.bisect_right(starts, start) - 1, 0)
-        last = bisect.bisect_left(starts, end)
-        words = [w for w in page.words[first:last] if w.end > start and w.start < end]
-        if not words:
-            continue
-        for piece in _pieces(words, max_chars):
-            text = " ".join(page.text[piece[0].start : piece[-1].end].split())
-            if text:
-                sentences.append(PageSentence(text, page.number, _line_boxes(piece)))
-    return sentences
-
-
-def _pieces(words: Sequence[Word], max_chars: int | None) -> Iterable[Sequence[Word]]:
-    """Cut a sentence's words into runs of about max_chars characters: at the last line end when
-    that leaves the run at least half full, else between words (never inside a hyphenated word).
-    """
-    if max_chars is None or words[-1].end - words[0].start <= max_chars:
-        yield words
-        return
-    start = 0
-    line_cut = 0  # index of the latest word of the run that starts a line; 0: none yet
-    for index in range(1, len(words)):
-        previous, word = words[index - 1], words[index]
-        if word.start == previous.end:
-            continue  # the rest of a hyphenated word
-        new_line = word.line != previous.line
-        if word.end - words[start].start <= max_chars:
-            line_cut = index if new_line else line_cut
-            continue
-        cut = index
-        if line_cut > start and words[line_cut - 1].end - words[start].start >= max_chars // 2:
-            cut = line_cut
-        yield words[start:cut]
-        start = cut
-        line_cut = index if new_line and cut < index else 0
-    yield words[start:]
-
-
-def _line_boxes(words: Sequence[Word]) -> tuple[Box, ...]:
-    """One box per line: the union of the sentence's word boxes on that line."""
-    boxes: list[Box] = []
-    for _line, group in itertools.groupby(words, key=lambda word: word.line):
-        line_boxes = [word.box for word in group]
-        first = line_boxes[0]
-        if len(line_boxes) == 1:
-            boxes.append(first)
-            continue
-        boxes.append(
-            Box(
-                page=first.page,
-                x0=min(box.x0 for box in line_boxes),
-                y0=min(box.y0 for box in line_boxes),
-                x1=max(box.x1 for box in line_boxes),
-                y1=max(box.y1 for box in line_boxes),
-                page_width=first.page_width,
-                page_height=first.page_height,
-            )
-        )
-    return tuple(boxes)
+    chunker = Chunker(doc_id=doc_id, tenant=tenant, source=source, settings=settings)
+    with open_pdf(data) as pdf:
+        furniture = pdf.furniture()
+        for first in range(1, pdf.page_count + 1, settings.page_batch):
+            numbers = range(first, min(first + settings.page_batch, pdf.page_count + 1))
+            chunks: list[Chunk] = []
+            with gc_paused():
+                # Page by page: each page is chunked, then dropped, before the next is read.
+                for number in numbers:
+                    pages = pdf.parse(
+                        (number,), furniture=furniture, max_sentence_chars=settings.target_chars
+                    )
+                    chunks += chunker.add(pages)
+            yield ChunkBatch(len(numbers), chunks)
+        if not pdf.has_text:
+            raise IngestionError(pdf.no_text_reason())
+    yield ChunkBatch(0, chunker.finish())
 
 
 def _chunk(
-    sentences: Sequence[PageSentence], ordinal: int, doc_id: str, tenant: str, source: SourceRef
+    sentences: Sequence[_Pending], ordinal: int, doc_id: str, tenant: str, source: SourceRef
 ) -> Chunk:
+    # Built without validation (see certiq.ingestion.construct): every field is typed by
+    # construction, and validating a few hundred nested boxes per page costs more than pdfium
+    # takes to read the page.
     placed: list[Sentence] = []
     offset = 0
-    for sentence in sentences:
-        end = offset + len(sentence.text)
+    for text, page, boxes in sentences:
+        end = offset + len(text)
         placed.append(
-            Sentence(
-                text=sentence.text,
-                start=offset,
-                end=end,
-                page=sentence.page,
-                boxes=list(sentence.boxes),
+            _new_sentence(
+                {"text": text, "start": offset, "end": end, "page": page, "boxes": list(boxes)},
             )
         )
         offset = end + 1  # the single space that joins sentences
-    return Chunk(
-        chunk_id=f"{doc_id}:{ordinal:05d}",
-        doc_id=doc_id,
-        tenant=tenant,
-        ordinal=ordinal,
-        source=source,
-        text=" ".join(sentence.text for sentence in sentences),
-        sentences=placed,
-        page_start=min(sentence.page for sentence in sentences),
-        page_end=max(sentence.page for sentence in sentences),
+    pages = [sentence[1] for sentence in sentences]
+    return _new_chunk(
+        {
+            "chunk_id": f"{doc_id}:{ordinal:05d}",
+            "doc_id": doc_id,
+            "tenant": tenant,
+            "ordinal": ordinal,
+            "source": source,
+            "text": " ".join(sentence[0] for sentence in sentences),
+            "sentences": placed,
+            "page_start": min(pages),
+            "page_end": max(pages),
+            "embedding": None,
+        },
     )

@@ -1,18 +1,26 @@
 """Ingestion: a file's bytes to indexed, located chunks, with a status record the API can poll.
 
-Ingesting the same version again changes nothing; a file that cannot be read ends FAILED with
-its reason and its original kept.
+The record goes QUEUED -> PROCESSING -> INDEXED (pages, chunks) or FAILED (reason). Ingesting the
+same content again changes nothing; a file that cannot be read ends FAILED with its reason and
+its original kept; a FAILED document has no chunks in the index.
+
+Long documents are parsed, chunked, embedded and indexed settings.chunking.page_batch pages at a
+time (certiq.ingestion.chunking.chunk_pdf), so memory stays bounded whatever their length; chunk
+ids are the same as from a single pass.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Sequence
+from contextlib import closing
 from dataclasses import dataclass
 
 from certiq.errors import IngestionError
-from certiq.ingestion.chunking import chunk_document
+from certiq.ingestion.chunking import chunk_pdf
 from certiq.ingestion.identity import document_ids
-from certiq.ingestion.pdf import parse_pdf
-from certiq.models import DocumentRecord, DocumentStatus, SourceRef
+from certiq.models import Chunk, DocumentRecord, DocumentStatus, SourceRef
+from certiq.ports import Embedder
 from certiq.steps.deps import Deps
 
 PDF_MIME = "application/pdf"
@@ -39,7 +47,7 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
         and existing.status is DocumentStatus.INDEXED
         and existing.sha256 == sha256
     ):
-        return existing
+        return existing  # the same content is indexed already: a repeated event changes nothing
 
     now = deps.clock.now()
     record = DocumentRecord(
@@ -62,44 +70,84 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
         record = record.model_copy(update={"uri": stored})
     deps.documents.put(record)
     record = _advance(record, deps, status=DocumentStatus.PROCESSING)
+    source = SourceRef(
+        type="blob",
+        uri=record.uri,
+        file_name=upload.file_name,
+        mime_type=PDF_MIME,
+        sha256=sha256,
+        version=version,
+    )
+    pages = chunks = 0
     try:
-        parsed = parse_pdf(upload.data)
-        source = SourceRef(
-            type="blob",
-            uri=record.uri,
-            file_name=upload.file_name,
-            mime_type=PDF_MIME,
-            sha256=sha256,
-            version=version,
-        )
-        chunks = chunk_document(
-            parsed,
+        # The previous version's chunks go first: new chunks replace them by id, and a shorter
+        # new version must not leave the old tail behind.
+        deps.index.delete_document(upload.tenant, doc_id)
+        batches = chunk_pdf(
+            upload.data,
             doc_id=doc_id,
             tenant=upload.tenant,
             source=source,
             settings=deps.settings.chunking,
         )
+        with closing(batches):
+            for batch in batches:
+                pages += batch.pages
+                if batch.chunks:
+                    if deps.embedder is not None:
+                        _embed(batch.chunks, deps.embedder, deps.settings.embedding.batch_size)
+                    deps.index.index(batch.chunks)
+                    chunks += len(batch.chunks)
         if not chunks:
             raise IngestionError("no text: the PDF has pages but no sentence could be read")
-        deps.index.delete_document(upload.tenant, doc_id)
-        deps.index.index(chunks)
     except IngestionError as error:
-        return _advance(record, deps, status=DocumentStatus.FAILED, reason=str(error))
+        _drop_chunks(upload.tenant, doc_id, deps)
+        return _advance(record, deps, status=DocumentStatus.FAILED, reason=str(error), chunks=0)
     except Exception as error:
-        _advance(record, deps, status=DocumentStatus.FAILED, reason=f"internal error: {error!r}")
+        with contextlib.suppress(Exception):  # the original error is the one worth raising
+            _drop_chunks(upload.tenant, doc_id, deps)
+            _advance(
+                record,
+                deps,
+                status=DocumentStatus.FAILED,
+                reason=f"internal error: {error!r}",
+                chunks=0,
+            )
         raise
-    return _advance(
-        record, deps, status=DocumentStatus.INDEXED, pages=len(parsed.pages), chunks=len(chunks)
-    )
+    return _advance(record, deps, status=DocumentStatus.INDEXED, pages=pages, chunks=chunks)
 
 
 def remove(tenant: str, doc_id: str, deps: Deps) -> DocumentRecord | None:
-    """Removes a document's chunks and leaves a tombstone so old answers can say it is gone."""
+    """Removes a document's chunks and leaves a tombstone so old answers can say it is gone.
+
+    The DELETED record keeps the file name, uri, sha256 and version of what was indexed, so an
+    old answer's sources can still name the file and show it as deleted.
+    """
     record = deps.documents.get(tenant, doc_id)
     deps.index.delete_document(tenant, doc_id)
     if record is None:
         return None
+    if record.status is DocumentStatus.DELETED:
+        return record  # a repeated delete event: the tombstone stays as it was
     return _advance(record, deps, status=DocumentStatus.DELETED, chunks=0)
+
+
+def _embed(chunks: Sequence[Chunk], embedder: Embedder, batch_size: int) -> None:
+    """Set chunk.embedding on every chunk, batch_size texts per call to the embedder."""
+    for first in range(0, len(chunks), batch_size):
+        part = chunks[first : first + batch_size]
+        vectors = embedder.embed([chunk.text for chunk in part])
+        if vectors.shape[0] != len(part):
+            raise RuntimeError(
+                f"embedder {embedder.name}: {vectors.shape[0]} vectors for {len(part)} texts"
+            )
+        for chunk, vector in zip(part, vectors, strict=True):
+            chunk.embedding = vector.tolist()
+
+
+def _drop_chunks(tenant: str, doc_id: str, deps: Deps) -> None:
+    """A FAILED document has no chunks: none of a half-indexed new version, none of the old."""
+    deps.index.delete_document(tenant, doc_id)
 
 
 def _advance(

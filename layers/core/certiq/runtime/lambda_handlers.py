@@ -7,9 +7,10 @@ from functools import cache
 from typing import Any
 
 from aws_lambda_powertools import Logger
+from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from certiq.bootstrap import build_deps
+from certiq.bootstrap import build_deps, build_idempotency_store
 from certiq.config import get_settings
 from certiq.models import QuestionState
 from certiq.steps import STEPS
@@ -24,6 +25,12 @@ Handler = Callable[[dict[str, Any], LambdaContext], dict[str, Any]]
 def container_deps() -> Deps:
     """Built on the first invocation and kept while the container is warm."""
     return build_deps(get_settings())
+
+
+@cache
+def container_idempotency_store() -> BasePersistenceLayer:
+    """The ingest function's idempotency store, built once per warm container."""
+    return build_idempotency_store(get_settings())
 
 
 def step_handler(name: str) -> Handler:

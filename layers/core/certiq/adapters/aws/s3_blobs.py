@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
 _MISSING = frozenset({"NoSuchKey", "404", "NotFound"})
+_NO_VERSION = frozenset({"NoSuchVersion", "InvalidArgument"})
 
 
 def check_key(key: str) -> str:
@@ -41,13 +42,21 @@ class S3BlobStore:
             )
         return f"s3://{self.bucket}/{key}"
 
-    def get(self, key: str) -> bytes:
+    def get(self, key: str, version: str | None = None) -> bytes:
         with transient_errors("S3 GetObject"):
             try:
-                response = self._s3.get_object(Bucket=self.bucket, Key=check_key(key))
+                if version is None:
+                    response = self._s3.get_object(Bucket=self.bucket, Key=check_key(key))
+                else:
+                    response = self._s3.get_object(
+                        Bucket=self.bucket, Key=check_key(key), VersionId=version
+                    )
             except ClientError as error:
-                if error_code(error) in _MISSING:
-                    raise NotFound(f"no blob under {key!r}") from error
+                code = error_code(error)
+                # S3 answers a version id it never issued with 400 InvalidArgument.
+                if code in _MISSING or (version is not None and code in _NO_VERSION):
+                    what = f"{key!r}" if version is None else f"{key!r} version {version!r}"
+                    raise NotFound(f"no blob under {what}") from error
                 raise
             return response["Body"].read()
 

@@ -17,6 +17,8 @@ TABLE_KEYS: Final[dict[str, list[tuple[str, KeyType]]]] = {
     "documents": [("tenant", "HASH"), ("doc_id", "RANGE")],
     "questions": [("question_id", "HASH")],
     "certificates": [("certificate_id", "HASH")],
+    # Powertools idempotency records of the ingest function (certiq.adapters.aws.idempotency).
+    "idempotency": [("id", "HASH")],
 }
 
 

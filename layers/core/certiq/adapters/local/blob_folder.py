@@ -57,7 +57,10 @@ class FolderBlobStore:
             raise
         return target.as_uri()
 
-    def get(self, key: str) -> bytes:
+    def get(self, key: str, version: str | None = None) -> bytes:
+        if version is not None:
+            self._path(key)  # a bad key is refused as such
+            raise NotFound(f"no version {version!r} under {key!r}: a folder keeps no versions")
         try:
             return self._path(key).read_bytes()
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as error:

@@ -74,6 +74,19 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
         );
         """,
     ),
+    (
+        2,
+        """
+        -- Vectors already computed, by embedding model and SHA-256 of the text (float32 LE).
+        CREATE TABLE embedding_cache (
+            model       TEXT NOT NULL,
+            text_sha256 TEXT NOT NULL,
+            dimension   INTEGER NOT NULL,
+            vector      BLOB NOT NULL,
+            PRIMARY KEY (model, text_sha256)
+        ) WITHOUT ROWID;
+        """,
+    ),
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]

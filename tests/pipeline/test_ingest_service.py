@@ -1,0 +1,353 @@
+"""ingest() on the local stores: page batches, embeddings, bad input, and what FAILED leaves.
+
+Every file in the bad-input matrix ends FAILED with a reason a user can act on, or INDEXED when
+it is merely unusual; the original is kept either way, and a folder of them never stops
+`certiq ingest`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from numpy.typing import NDArray
+from reportlab.pdfgen.canvas import Canvas
+
+from certiq.bootstrap import build_deps
+from certiq.cli import main
+from certiq.config import ChunkingSettings, EmbeddingSettings, Settings
+from certiq.ingestion.service import Upload, ingest, remove
+from certiq.models import Chunk, DocumentStatus, SearchHit
+from certiq.ports import SearchIndex
+from certiq.steps.deps import Deps
+from tests.conftest import build_pdf
+
+pytestmark = pytest.mark.pipeline
+
+TENANT = "default"
+TEAMS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf"]
+PAGES = [
+    [f"Rule {n}: records of kind {n} are kept for {n + 10} days. Team {team} reviews them."]
+    for n, team in enumerate(TEAMS, start=1)
+]
+
+
+OWN_HOME: dict[str, object] = {"source": {"uri"}}  # where each run's home keeps the original
+
+
+def local_deps(tmp_path: Path, **chunking: int) -> Deps:
+    settings = Settings(
+        home=tmp_path / "home",
+        embedding=EmbeddingSettings(provider="none"),
+        chunking=ChunkingSettings(**chunking),
+    )
+    return build_deps(settings)
+
+
+def upload(data: bytes, name: str = "policy.pdf") -> Upload:
+    return Upload(data=data, file_name=name, uri=f"file:///in/{name}", tenant=TENANT)
+
+
+class RecordingIndex:
+    """The real index, recording each index() call; fails on call number `fail_on`."""
+
+    def __init__(self, inner: SearchIndex, fail_on: int | None = None) -> None:
+        self.inner = inner
+        self.calls: list[list[Chunk]] = []
+        self.fail_on = fail_on
+
+    def index(self, chunks: Sequence[Chunk]) -> int:
+        self.calls.append(list(chunks))
+        if self.fail_on == len(self.calls):
+            raise ConnectionError("index went away")
+        return self.inner.index(chunks)
+
+    def delete_document(self, tenant: str, doc_id: str) -> int:
+        return self.inner.delete_document(tenant, doc_id)
+
+    def search(self, tenant: str, query: str, k: int) -> list[SearchHit]:
+        return self.inner.search(tenant, query, k)
+
+    def get_chunks(self, tenant: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
+        return self.inner.get_chunks(tenant, chunk_ids)
+
+    def count(self, tenant: str) -> int:
+        return self.inner.count(tenant)
+
+
+class FakeEmbedder:
+    """A deterministic Embedder: one L2-normalised row per text, recording its calls."""
+
+    name = "fake-embedder"
+    dimension = 4
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        self.calls.append(len(texts))
+        rows = np.array(
+            [[len(text), text.count(" ") + 1, text.count("."), 1.0] for text in texts],
+            dtype=np.float32,
+        ).reshape(len(texts), self.dimension)
+        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+# --- page batches ----------------------------------------------------------------------------
+
+
+def test_a_long_document_is_indexed_batch_by_batch_with_single_pass_ids(tmp_path: Path) -> None:
+    # GIVEN a 7-page PDF, ingested once 2 pages at a time and once in a single batch
+    data = build_pdf(PAGES)
+    results = {}
+    for page_batch in (2, 50):
+        deps = local_deps(tmp_path / str(page_batch), target_chars=100, page_batch=page_batch)
+        index = RecordingIndex(deps.index)
+        record = ingest(upload(data), dataclasses.replace(deps, index=index))
+        results[page_batch] = (record, index.calls)
+
+    # THEN batching wrote to the index several times, each time only what the batch completed
+    (batched, batched_calls), (single, single_calls) = results[2], results[50]
+    assert len(batched_calls) >= 4 > len(single_calls)
+    # AND the document's chunks, and its record, are the same either way
+    flat = [c.model_dump(exclude=OWN_HOME) for call in batched_calls for c in call]
+    assert flat == [c.model_dump(exclude=OWN_HOME) for call in single_calls for c in call]
+    assert (batched.status, batched.pages, batched.chunks) == (DocumentStatus.INDEXED, 7, len(flat))
+    assert (single.pages, single.chunks) == (batched.pages, batched.chunks)
+
+
+def test_a_failure_in_a_later_batch_leaves_no_chunks_and_a_failed_record(tmp_path: Path) -> None:
+    # GIVEN an index that fails on the second write, when the first batch is indexed already
+    deps = local_deps(tmp_path, target_chars=100, page_batch=2)
+    index = RecordingIndex(deps.index, fail_on=2)
+
+    # WHEN the document is ingested / THEN the error surfaces (so a Lambda retries it)
+    with pytest.raises(ConnectionError):
+        ingest(upload(build_pdf(PAGES)), dataclasses.replace(deps, index=index))
+
+    # AND the record is FAILED with the reason, and no half-indexed chunk is left
+    (record,) = deps.documents.list(TENANT)
+    assert record.status is DocumentStatus.FAILED
+    assert record.reason is not None and "index went away" in record.reason
+    assert deps.index.count(TENANT) == 0 and record.chunks == 0
+
+
+def test_a_shorter_new_version_leaves_no_chunk_of_the_old_one(tmp_path: Path) -> None:
+    # GIVEN a 7-page document, indexed
+    deps = local_deps(tmp_path, target_chars=100)
+    first = ingest(upload(build_pdf(PAGES)), deps)
+
+    # WHEN a one-page version of the same file is ingested
+    second = ingest(upload(build_pdf(PAGES[:1])), deps)
+
+    # THEN only the new chunks remain
+    assert first.chunks > second.chunks >= 1
+    assert deps.index.count(TENANT) == second.chunks
+    assert deps.index.search(TENANT, "golf", 5) == []
+    assert len(deps.index.search(TENANT, "alpha", 5)) == 1
+
+
+# --- embeddings --------------------------------------------------------------------------------
+
+
+def test_with_an_embedder_every_chunk_is_indexed_with_its_vector(tmp_path: Path) -> None:
+    # GIVEN an embedder taking at most 2 texts per call
+    deps = local_deps(tmp_path, target_chars=100)
+    deps = dataclasses.replace(
+        deps,
+        embedder=FakeEmbedder(),
+        settings=deps.settings.model_copy(
+            update={"embedding": EmbeddingSettings(provider="none", batch_size=2)}
+        ),
+    )
+    index = RecordingIndex(deps.index)
+
+    # WHEN a document is ingested
+    record = ingest(upload(build_pdf(PAGES)), dataclasses.replace(deps, index=index))
+
+    # THEN every chunk reached the index with the embedder's vector for its text
+    chunks = [chunk for call in index.calls for chunk in call]
+    assert len(chunks) == record.chunks > 2
+    embedder = deps.embedder
+    assert isinstance(embedder, FakeEmbedder)
+    for chunk in chunks:
+        assert chunk.embedding is not None
+        assert chunk.embedding == pytest.approx(embedder.embed([chunk.text])[0].tolist())
+    assert max(embedder.calls[: -len(chunks)]) <= 2  # batches of at most batch_size texts
+    # AND the stored chunks keep them
+    stored = deps.index.get_chunks(TENANT, [chunks[0].chunk_id])[chunks[0].chunk_id]
+    assert stored.embedding == pytest.approx(chunks[0].embedding)
+
+
+def test_without_an_embedder_chunks_have_no_vector(tmp_path: Path) -> None:
+    deps = local_deps(tmp_path, target_chars=100)
+    index = RecordingIndex(deps.index)
+    ingest(upload(build_pdf(PAGES)), dataclasses.replace(deps, index=index, embedder=None))
+    assert all(chunk.embedding is None for call in index.calls for chunk in call)
+
+
+# --- deletion ------------------------------------------------------------------------------------
+
+
+def test_remove_leaves_a_tombstone_naming_the_file_and_its_version(tmp_path: Path) -> None:
+    deps = local_deps(tmp_path)
+    indexed = ingest(upload(build_pdf(PAGES)), deps)
+
+    tombstone = remove(TENANT, indexed.doc_id, deps)
+
+    assert tombstone is not None and tombstone.status is DocumentStatus.DELETED
+    assert (tombstone.file_name, tombstone.version, tombstone.sha256, tombstone.uri) == (
+        indexed.file_name,
+        indexed.version,
+        indexed.sha256,
+        indexed.uri,
+    )
+    assert deps.index.count(TENANT) == 0
+    assert remove(TENANT, indexed.doc_id, deps) == tombstone  # a repeated delete changes nothing
+
+
+# --- the bad-input matrix ------------------------------------------------------------------------
+
+
+def huge_page_pdf() -> bytes:
+    """One 14400 x 14400 pt page (PDF's maximum, 200 inches square), text near its far corner."""
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(14400, 14400), invariant=1)
+    canvas.setFont("Helvetica", 12)
+    canvas.drawString(14000, 200, "Backups of customer data are kept for 35 days.")
+    canvas.drawString(100, 14300, "The vault is checked every Monday.")
+    canvas.showPage()
+    canvas.save()
+    return out.getvalue()
+
+
+def dense_page_pdf() -> bytes:
+    """One page crammed with 20,000 words in 2 pt type: an extreme text layer, not a bad one."""
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(612, 792), invariant=1)
+    canvas.setFont("Helvetica", 2)
+    line = "Retention rule applies to ledger entry number " * 3
+    for row in range(350):
+        canvas.drawString(10, 790 - row * 2.2, f"{line}{row}.")
+    canvas.showPage()
+    canvas.save()
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def bad_inputs(
+    encrypted_pdf_bytes: bytes, image_only_pdf_bytes: bytes
+) -> dict[str, tuple[bytes, str]]:
+    """file name -> (bytes, what the record must say): a reason prefix, or INDEXED."""
+    whole = build_pdf([["This document was cut short in transfer. " * 20] * 3])
+    return {
+        "empty.pdf": (b"", "not a readable PDF: the file is empty"),
+        "truncated.pdf": (whole[: len(whole) // 3], "not a readable PDF: "),
+        "notes.pdf": (b"Minutes of the meeting, not a PDF at all.\n" * 50, "not a readable PDF: "),
+        "image.pdf": (b"\x89PNG\r\n\x1a\n" + bytes(200), "not a readable PDF: "),
+        "locked.pdf": (encrypted_pdf_bytes, "encrypted: a password is required"),
+        "scan.pdf": (image_only_pdf_bytes, "no text layer: the PDF holds only images"),
+        "huge-page.pdf": (huge_page_pdf(), "INDEXED"),
+        "dense-page.pdf": (dense_page_pdf(), "INDEXED"),
+    }
+
+
+@pytest.fixture(scope="module")
+def encrypted_pdf_bytes() -> bytes:
+    out = io.BytesIO()
+    canvas = Canvas(out, invariant=1, encrypt="secret")
+    canvas.drawString(72, 700, "Only for those who know the password.")
+    canvas.showPage()
+    canvas.save()
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def image_only_pdf_bytes() -> bytes:
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+
+    out = io.BytesIO()
+    canvas = Canvas(out, invariant=1)
+    canvas.drawImage(ImageReader(Image.new("L", (40, 20), color=200)), 72, 500, 400, 200)
+    canvas.showPage()
+    canvas.save()
+    return out.getvalue()
+
+
+def test_every_bad_input_ends_failed_with_its_reason_and_the_original_kept(
+    tmp_path: Path, bad_inputs: dict[str, tuple[bytes, str]]
+) -> None:
+    deps = local_deps(tmp_path)
+    for name, (data, expected) in bad_inputs.items():
+        # WHEN each file is ingested
+        record = ingest(upload(data, name), deps)
+
+        # THEN it ends as expected, with the reason a user can act on
+        if expected == "INDEXED":
+            assert record.status is DocumentStatus.INDEXED, (name, record.reason)
+            assert record.chunks >= 1
+        else:
+            assert record.status is DocumentStatus.FAILED, name
+            assert record.reason is not None and record.reason.startswith(expected), (name, record)
+            assert record.chunks == 0
+        # AND the original is kept byte for byte, whatever happened
+        assert deps.blobs.get(f"{TENANT}/{record.doc_id}/{name}") == data, name
+    # AND only the readable ones have chunks
+    indexed = {r.doc_id for r in deps.documents.list(TENANT) if r.status is DocumentStatus.INDEXED}
+    assert {hit.chunk.doc_id for hit in deps.index.search(TENANT, "backups retention", 50)} <= (
+        indexed
+    )
+
+
+def test_an_image_only_pdf_says_there_is_no_text_layer_and_no_ocr(
+    tmp_path: Path, image_only_pdf_bytes: bytes
+) -> None:
+    record = ingest(upload(image_only_pdf_bytes, "scan.pdf"), local_deps(tmp_path))
+    assert record.status is DocumentStatus.FAILED
+    assert record.reason == "no text layer: the PDF holds only images; OCR is not configured"
+
+
+def test_a_huge_page_keeps_its_boxes_on_the_page(tmp_path: Path) -> None:
+    deps = local_deps(tmp_path)
+    record = ingest(upload(huge_page_pdf(), "huge.pdf"), deps)
+    (hit,) = deps.index.search(TENANT, "backups customer data", 1)
+    (box,) = hit.chunk.sentences[0].boxes
+    assert (box.page_width, box.page_height) == (14400, 14400)
+    assert 13990 <= box.x0 < box.x1 <= 14400
+    assert 14400 - 200 - 12 <= box.y0 < box.y1 <= 14400 - 200 + 4  # near the bottom edge
+    assert record.pages == 1
+
+
+def test_a_folder_of_bad_inputs_never_stops_the_cli(
+    tmp_path: Path, bad_inputs: dict[str, tuple[bytes, str]]
+) -> None:
+    # GIVEN a folder holding every bad input and one good policy
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    for name, (data, _) in bad_inputs.items():
+        (folder / name).write_bytes(data)
+    (folder / "good.pdf").write_bytes(build_pdf(PAGES))
+
+    # WHEN `certiq ingest FOLDER` runs
+    result = CliRunner().invoke(
+        main,
+        ["ingest", str(folder)],
+        env={"CERTIQ_HOME": str(tmp_path / "home"), "CERTIQ_EMBEDDING__PROVIDER": "none"},
+    )
+
+    # THEN it finishes, naming each file's outcome, and says how many were indexed
+    assert result.exit_code == 0, result.output
+    lines = {line.split()[1]: line for line in result.output.splitlines() if "  (" in line}
+    for name, (_, expected) in bad_inputs.items():
+        status = "INDEXED" if expected == "INDEXED" else "FAILED"
+        assert lines[str(folder / name)].startswith(status), lines
+        if status == "FAILED":
+            assert expected in lines[str(folder / name)]
+    assert lines[str(folder / "good.pdf")].startswith("INDEXED")
+    assert "3 of 9 files indexed." in result.output
