@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import io
+import os
+import sys
 from collections.abc import Callable, Sequence
+
+# One BLAS thread, set before numpy loads OpenBLAS: on a shared or busy CPU its worker threads
+# spin against each other and made MiniLM's small matrix products 10-100x slower (test_minilm:
+# 25 s instead of 2 s). Results do not depend on it; an explicit setting is kept.
+if "numpy" not in sys.modules:
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import pytest
 from PIL import Image
@@ -14,6 +22,33 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, PageBreak, Paragraph, SimpleDocTemplate
 
 MakePdf = Callable[[Sequence[Sequence[str]]], bytes]
+
+REAL_EMBEDDER_MARK = "real_embedder"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        f"{REAL_EMBEDDER_MARK}: keep the configured embedding provider (auto: MiniLM) instead of"
+        " the suite's default, none",
+    )
+
+
+# --- embeddings ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _lexical_only_by_default(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Settings() builds no embedder unless a test says otherwise.
+
+    MiniLM (the "auto" default when installed) embeds ~10-50 texts/s on numpy: tests that do
+    not measure dense retrieval use lexical-only deps, or tests.fakes.HashingEmbedder. Explicit
+    settings (EmbeddingSettings(provider=...)) still win; @pytest.mark.real_embedder opts out.
+    """
+    if request.node.get_closest_marker(REAL_EMBEDDER_MARK) is None:
+        monkeypatch.setenv("CERTIQ_EMBEDDING__PROVIDER", "none")
 
 
 # --- PDFs ---------------------------------------------------------------------------------------

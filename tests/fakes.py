@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+
+import numpy as np
+from numpy.typing import NDArray
 
 from certiq.models import (
     Box,
@@ -22,6 +27,7 @@ from certiq.models import (
     Sentence,
     SourceRef,
 )
+from certiq.text import content_terms
 
 EPOCH = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
 
@@ -42,6 +48,41 @@ class FixedClock:
         return self._at
 
 
+class HashingEmbedder:
+    """A deterministic Embedder: bag of content terms hashed into ``dimension`` buckets, normalised.
+
+    Texts sharing stemmed content words are close, texts sharing none are orthogonal (barring
+    hash collisions), and a text with no content word is the zero vector. ``pinned`` maps exact
+    texts to chosen vectors, so a test can make two texts near without a shared word. ``calls``
+    records each embed() call's texts.
+    """
+
+    def __init__(
+        self,
+        dimension: int = 64,
+        name: str = "hashing-test-embedder",
+        pinned: dict[str, Sequence[float]] | None = None,
+    ) -> None:
+        self.name = name
+        self.dimension = dimension
+        self.pinned = dict(pinned or {})
+        self.calls: list[list[str]] = []
+
+    def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        self.calls.append(list(texts))
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        for row, text in enumerate(texts):
+            if text in self.pinned:
+                out[row] = np.asarray(self.pinned[text], dtype=np.float32)
+                continue
+            for term in content_terms(text):
+                digest = hashlib.sha256(term.encode("utf-8")).digest()
+                out[row, int.from_bytes(digest[:4], "little") % self.dimension] += 1.0
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        np.divide(out, norms, out=out, where=norms > 0)
+        return out
+
+
 def make_box(page: int = 1) -> Box:
     return Box(page=page, x0=72, y0=100, x1=540, y1=112, page_width=612, page_height=792)
 
@@ -54,6 +95,8 @@ def make_chunk(
     tenant: str = "tenant-a",
     page: int = 1,
     file_name: str | None = None,
+    collection: str | None = None,
+    embedding: Sequence[float] | None = None,
 ) -> Chunk:
     """A chunk whose sentences split ``text`` on ". " with exact offsets."""
     sentences: list[Sentence] = []
@@ -80,6 +123,8 @@ def make_chunk(
         sentences=sentences,
         page_start=page,
         page_end=page,
+        collection=collection,
+        embedding=None if embedding is None else [float(value) for value in embedding],
     )
 
 

@@ -31,6 +31,8 @@ from certiq.adapters.aws.opensearch_index import (
     chunk_from_source,
     chunk_source,
     document_id,
+    hybrid_pipeline_body,
+    hybrid_query_body,
     index_body,
     knn_query_body,
     lexical_query_body,
@@ -155,9 +157,10 @@ def test_knn_body_has_the_documented_shape_with_the_filter_inside_the_knn_clause
                 }
             }
         },
+        "_source": {"excludes": ["embedding"]},
     }
     # AND the filter is not a post-filter nor a bool beside the knn clause
-    assert set(body) == {"size", "query"}
+    assert set(body) == {"size", "query", "_source"}
     assert set(body["query"]) == {"knn"}
     assert all(isinstance(x, float) for x in body["query"]["knn"]["embedding"]["vector"])
     json.dumps(body)  # serialisable as is: no numpy scalars left
@@ -228,6 +231,84 @@ def test_search_sends_words_not_syntax_and_skips_a_query_without_words() -> None
     assert body["query"]["bool"]["must"][0]["match"]["text"]["query"] == "refund policy x"
 
 
+def test_search_and_search_vector_send_tenant_and_collection_inside_the_query() -> None:
+    # GIVEN an index over the fake client
+    client = FakeOpenSearch()
+    index, _ = make_index(client)
+
+    # WHEN tenant A searches collection "hr" both ways
+    index.search("tenant-a", "refund", 3, collection="hr")
+    index.search_vector("tenant-a", np.array([0.1, 0.2, 0.3], dtype=np.float32), 3, "hr")
+
+    # THEN both filters are in the bool filter of the lexical query and inside the knn clause
+    lexical, knn = client.searches
+    expected = [{"term": {"tenant": "tenant-a"}}, {"term": {"collection": "hr"}}]
+    assert lexical["query"]["bool"]["filter"] == expected
+    assert knn["query"]["knn"]["embedding"]["filter"] == {"bool": {"filter": expected}}
+    assert "post_filter" not in lexical and "post_filter" not in knn
+
+
+def test_hits_never_carry_the_vector_even_when_the_server_sends_it() -> None:
+    # GIVEN a stored chunk with its vector, and a server that ignores _source.excludes
+    client = FakeOpenSearch()
+    index, _ = make_index(client)
+    chunk = make_chunk("Refunds.", doc_id="p").model_copy(update={"embedding": [0.1, 0.2, 0.3]})
+    index.index([chunk])
+
+    # WHEN it is searched both ways
+    hits = index.search("tenant-a", "refunds", 3) + index.search_vector("tenant-a", [1, 0, 0], 3)
+
+    # THEN the bodies asked to leave the vector out, and the hits hold none
+    assert all(body["_source"] == {"excludes": ["embedding"]} for body in client.searches)
+    assert [hit.chunk for hit in hits] == [chunk.model_copy(update={"embedding": None})] * 2
+
+
+def test_a_chunk_collection_is_a_filterable_field_of_its_document() -> None:
+    chunk = make_chunk("Refunds.", doc_id="p").model_copy(update={"collection": "hr"})
+    assert chunk_source(chunk, vector_field=True)["collection"] == "hr"
+    assert "collection" not in chunk_source(make_chunk("x", doc_id="q"), vector_field=True)
+    assert chunk_from_source(chunk_source(chunk, vector_field=False)) == chunk
+
+
+# --- the search-pipeline hybrid query ---------------------------------------------------------
+
+
+def test_hybrid_pipeline_body_is_a_score_ranker_with_the_rank_constant() -> None:
+    # GIVEN equal weights / WHEN the pipeline body is built
+    body = hybrid_pipeline_body(60, [1.0, 1.0])
+
+    # THEN it is the documented score-ranker-processor, RRF with rank_constant, no weights
+    assert body["phase_results_processors"] == [
+        {"score-ranker-processor": {"combination": {"technique": "rrf", "rank_constant": 60}}}
+    ]
+    # AND unequal weights are scaled into [0, 1], in clause order (lexical, dense)
+    weighted = hybrid_pipeline_body(20, [2.0, 1.0])["phase_results_processors"][0]
+    assert weighted["score-ranker-processor"]["combination"] == {
+        "technique": "rrf",
+        "rank_constant": 20,
+        "parameters": {"weights": [1.0, 0.5]},
+    }
+    with pytest.raises(ValueError):
+        hybrid_pipeline_body(0, [1.0, 1.0])
+    with pytest.raises(ValueError):
+        hybrid_pipeline_body(60, [0.0, 0.0])
+
+
+def test_hybrid_query_filters_the_tenant_and_collection_in_each_clause() -> None:
+    # WHEN the hybrid body is built for tenant A, collection hr
+    body = hybrid_query_body("tenant-a", ["refund"], [0.5, 0.5, 0.0], 8, 100, collection="hr")
+
+    # THEN its two clauses are the lexical query and the knn query, each filtered itself
+    lexical, knn = body["query"]["hybrid"]["queries"]
+    expected = [{"term": {"tenant": "tenant-a"}}, {"term": {"collection": "hr"}}]
+    assert lexical["bool"]["filter"] == expected
+    assert knn["knn"]["embedding"]["filter"] == {"bool": {"filter": expected}}
+    assert knn["knn"]["embedding"]["k"] == 100
+    assert body["size"] == 8 and body["query"]["hybrid"]["pagination_depth"] == 100
+    assert body["_source"] == {"excludes": ["embedding"]}
+    json.dumps(body)
+
+
 # --- the index body --------------------------------------------------------------------------
 
 
@@ -277,12 +358,15 @@ def test_the_stored_chunk_is_not_indexed_and_rebuilds_the_chunk_exactly() -> Non
     with_vectors = chunk_source(chunk, vector_field=True)
     without = chunk_source(chunk, vector_field=False)
 
-    # THEN the embedding is stored once, and both documents rebuild the same chunk
+    # THEN the embedding is stored once, in the vector field, and never inside ``chunk``
     assert with_vectors["embedding"] == chunk.embedding
     assert "embedding" not in with_vectors["chunk"]
-    assert "embedding" not in without and without["chunk"]["embedding"] == chunk.embedding
+    assert "embedding" not in without and "embedding" not in without["chunk"]
+    # AND the documents rebuild the chunk: whole with the vector, without it otherwise
     assert chunk_from_source(json.loads(json.dumps(with_vectors))) == chunk
-    assert chunk_from_source(json.loads(json.dumps(without))) == chunk
+    assert chunk_from_source(json.loads(json.dumps(without))) == chunk.model_copy(
+        update={"embedding": None}
+    )
     assert index_body(3)["mappings"]["properties"]["chunk"] == {"type": "object", "enabled": False}
 
 

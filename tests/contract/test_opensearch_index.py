@@ -1,6 +1,6 @@
 """The OpenSearch adapter on osmem-server, beyond the shared SearchIndex contract.
 
-Index creation against a real mapping validator, embeddings stored once and read back exactly,
+Index creation against a real mapping validator, embeddings stored once (never in hits),
 missing indices, the HTTP methods used (the domain's IAM policy allows POST and PUT only), and
 connection failures as TransientError. osmem runs no k-NN query: see test_opensearch_bodies.py.
 """
@@ -74,7 +74,9 @@ def test_the_first_write_creates_the_index(opensearch: OpenSearchWorld) -> None:
     assert index.count("tenant-a") == 1
 
 
-def test_an_embedding_is_stored_once_and_read_back_exactly(opensearch: OpenSearchWorld) -> None:
+def test_an_embedding_is_stored_once_and_left_out_of_search_hits(
+    opensearch: OpenSearchWorld,
+) -> None:
     # GIVEN a chunk with an embedding of the index's dimension
     chunk = make_chunk(REFUNDS, doc_id="policy").model_copy(update={"embedding": VECTOR})
     index = opensearch.index()
@@ -82,16 +84,18 @@ def test_an_embedding_is_stored_once_and_read_back_exactly(opensearch: OpenSearc
     # WHEN it is indexed
     index.index([chunk])
 
-    # THEN search and get_chunks return it exactly, embedding included
+    # THEN get_chunks returns it exactly, embedding included
     assert index.get_chunks("tenant-a", [chunk.chunk_id]) == {chunk.chunk_id: chunk}
-    assert [hit.chunk for hit in index.search("tenant-a", "refund", 3)] == [chunk]
+    # AND search hits carry the chunk without its vector (never fetched)
+    [hit] = index.search("tenant-a", "refund", 3)
+    assert hit.chunk == chunk.model_copy(update={"embedding": None})
     # AND the stored document holds the vector in the knn_vector field only
     stored = opensearch.client.get(index=index.name, id=document_id("tenant-a", chunk.chunk_id))
     assert stored["_source"]["embedding"] == VECTOR
     assert "embedding" not in stored["_source"]["chunk"]
 
 
-def test_a_lexical_only_index_still_keeps_embeddings(opensearch: OpenSearchWorld) -> None:
+def test_a_lexical_only_index_stores_no_embedding(opensearch: OpenSearchWorld) -> None:
     # GIVEN an index made without an embedder
     index = opensearch.index(dimension=None)
     index.ensure_index()
@@ -102,8 +106,12 @@ def test_a_lexical_only_index_still_keeps_embeddings(opensearch: OpenSearchWorld
     chunk = make_chunk(REFUNDS, doc_id="policy").model_copy(update={"embedding": [0.5, 0.5]})
     index.index([chunk])
 
-    # THEN it comes back whole
-    assert index.get_chunks("tenant-a", [chunk.chunk_id]) == {chunk.chunk_id: chunk}
+    # THEN the chunk comes back whole but for the vector, which is stored nowhere
+    assert index.get_chunks("tenant-a", [chunk.chunk_id]) == {
+        chunk.chunk_id: chunk.model_copy(update={"embedding": None})
+    }
+    stored = opensearch.client.get(index=index.name, id=document_id("tenant-a", chunk.chunk_id))
+    assert "embedding" not in stored["_source"] and "embedding" not in stored["_source"]["chunk"]
 
 
 def test_tenants_whose_ids_would_collide_unescaped_stay_apart(

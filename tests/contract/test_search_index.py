@@ -206,3 +206,57 @@ def test_a_query_without_words_finds_nothing(search_index: SearchIndex, query: s
 def test_an_empty_index_finds_nothing(search_index: SearchIndex) -> None:
     assert search_index.search("tenant-a", "refund", k=5) == []
     assert search_index.get_chunks("tenant-a", ["policy:0"]) == {}
+
+
+# --- collections ---------------------------------------------------------------------------
+
+
+def test_the_collection_filter_is_inside_the_query(search_index: SearchIndex) -> None:
+    # GIVEN the best match in collection "hr" and a weaker one in "legal", same tenant
+    search_index.index(
+        [
+            make_chunk("Merger plans: the merger closes in May.", doc_id="hr", collection="hr"),
+            make_chunk("A note mentioning a merger once.", doc_id="legal", collection="legal"),
+            make_chunk("Merger merger merger plans.", doc_id="loose"),
+        ]
+    )
+
+    # WHEN "legal" is searched for one hit
+    hits = search_index.search("tenant-a", "merger plans", k=1, collection="legal")
+
+    # THEN the hit is legal's: the filter chose among legal's chunks before the top 1 was taken
+    # (a filter applied to the results would have kept hr's and returned nothing)
+    assert [(h.chunk.doc_id, h.chunk.collection) for h in hits] == [("legal", "legal")]
+    # AND a collection nobody uses finds nothing, while no collection searches them all
+    assert search_index.search("tenant-a", "merger plans", k=5, collection="finance") == []
+    everything = search_index.search("tenant-a", "merger plans", k=5)
+    assert {h.chunk.doc_id for h in everything} == {"hr", "legal", "loose"}
+
+
+def test_a_collection_never_crosses_tenants(search_index: SearchIndex) -> None:
+    search_index.index(
+        [
+            make_chunk(REFUNDS, doc_id="b", tenant="tenant-b", collection="policies"),
+            make_chunk(SHIPPING, doc_id="a", collection="policies"),
+        ]
+    )
+    assert search_index.search("tenant-a", "refunds receipt", k=5, collection="policies") == []
+
+
+# --- embeddings beside the chunk -----------------------------------------------------------
+
+VECTOR = [0.5, -0.5, 0.5, 0.5]  # the dimension of the contract suite's OpenSearch index: 4
+
+
+def test_search_hits_never_carry_the_embedding(search_index: SearchIndex) -> None:
+    # GIVEN a chunk indexed with its embedding
+    chunk = make_chunk(REFUNDS, doc_id="policy", embedding=VECTOR)
+    search_index.index([chunk])
+
+    # WHEN it is found by a search
+    [hit] = search_index.search("tenant-a", "refunds", k=3)
+
+    # THEN the hit is the chunk without its vector, and get_chunks still returns the vector
+    assert hit.chunk == chunk.model_copy(update={"embedding": None})
+    stored = search_index.get_chunks("tenant-a", [chunk.chunk_id])[chunk.chunk_id]
+    assert stored.embedding == pytest.approx(VECTOR)

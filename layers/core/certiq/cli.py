@@ -5,14 +5,23 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import cast
 
 import click
 
-from certiq.bootstrap import build_deps, build_orchestrator
+from certiq.bootstrap import build_deps, build_embedder, build_orchestrator
 from certiq.config import Settings
 from certiq.errors import CertiqError
+from certiq.evaluation.retrieval import corpus_home, evaluate, prepare_corpus
 from certiq.ingestion.service import Upload, ingest
-from certiq.models import DocumentStatus, QAResponse, QuestionStatus
+from certiq.ingestion.text import ingest_texts, read_jsonl
+from certiq.models import (
+    DocumentStatus,
+    QAResponse,
+    QuestionStatus,
+    RetrievalMode,
+    SourceType,
+)
 from certiq.questions import receive
 from certiq.runtime.local import LocalRuntime
 from certiq.steps.deps import Deps
@@ -37,11 +46,46 @@ def _deps() -> Deps:
 
 
 @main.command("ingest")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--tenant", default=None, help="tenant to ingest into (default: settings)")
-def ingest_command(paths: tuple[Path, ...], tenant: str | None) -> None:
-    """Ingest PDF files, or every PDF under the given folders."""
+@click.option("--collection", default=None, help="a named subset questions can be limited to")
+@click.option(
+    "--jsonl",
+    "jsonl",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help='a text corpus: one {"_id", "title", "text"} object per line',
+)
+@click.option(
+    "--source-type",
+    type=click.Choice(["text", "web"]),
+    default="text",
+    show_default=True,
+    help="source type recorded for --jsonl documents",
+)
+def ingest_command(
+    paths: tuple[Path, ...],
+    tenant: str | None,
+    collection: str | None,
+    jsonl: Path | None,
+    source_type: SourceType,
+) -> None:
+    """Ingest PDF files, every PDF under the given folders, or a JSONL text corpus."""
     deps = _deps()
+    if jsonl is not None:
+        records = ingest_texts(
+            read_jsonl(jsonl),
+            deps,
+            corpus_uri=jsonl.resolve().as_uri(),
+            tenant=tenant or deps.settings.tenant,
+            source_type=source_type,
+            collection=collection,
+        )
+        indexed = sum(record.status is DocumentStatus.INDEXED for record in records)
+        click.echo(f"{indexed} of {len(records)} documents from {jsonl} indexed.")
+        if not paths:
+            sys.exit(0 if indexed else 1)
+    if not paths:
+        raise click.UsageError("give PDF files or folders, or --jsonl FILE")
     files = sorted({file for path in paths for file in _pdfs(path)})
     if not files:
         raise click.ClickException("no PDF files found in the given paths")
@@ -53,6 +97,7 @@ def ingest_command(paths: tuple[Path, ...], tenant: str | None) -> None:
                 file_name=file.name,
                 uri=file.resolve().as_uri(),
                 tenant=tenant or deps.settings.tenant,
+                collection=collection,
             )
             try:
                 record = ingest(upload, deps)
@@ -79,11 +124,23 @@ def _pdfs(path: Path) -> list[Path]:
 @main.command("ask")
 @click.argument("question")
 @click.option("--json", "as_json", is_flag=True, help="print the QAResponse as JSON")
-def ask_command(question: str, as_json: bool) -> None:
+@click.option(
+    "--mode",
+    type=click.Choice(["bm25", "dense", "hybrid"]),
+    default=None,
+    help="retrieval mode for this question (default: CERTIQ_RETRIEVAL__MODE, hybrid)",
+)
+@click.option("--collection", default=None, help="search this collection only")
+def ask_command(question: str, as_json: bool, mode: str | None, collection: str | None) -> None:
     """Ask a question; the answer comes with citations and a certificate."""
     deps = _deps()
     runtime = LocalRuntime(deps)
-    state = receive(question, deps)
+    state = receive(
+        question,
+        deps,
+        collection=collection,
+        retrieval_mode=cast("RetrievalMode | None", mode),
+    )
     runtime.run(state)
     record = deps.questions.get(state.question_id)
     if record is None or record.response is None:
@@ -103,6 +160,8 @@ def _readable(response: QAResponse) -> str:
         lines += ["", "Answer:", f"  {response.answer}"]
     if response.message:
         lines += ["", f"Note: {response.message}"]
+    if response.search is not None and response.search.note:
+        lines += ["", f"Search: {response.search.note}"]
     if response.claims:
         lines += ["", "Claims:"]
         for claim in response.claims:
@@ -169,6 +228,46 @@ def verify_command(certificate_id: str, as_json: bool) -> None:
         click.echo(f"INVALID  {certificate_id}: first difference in '{result.first_difference}'")
     if not result.valid:
         sys.exit(1)
+
+
+@main.group("eval")
+def eval_group() -> None:
+    """Measure retrieval and verification on benchmark data."""
+
+
+@eval_group.command("retrieval")
+@click.option("--corpus", required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--queries", required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--qrels", required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--mode", type=click.Choice(["bm25", "dense", "hybrid"]), default=None)
+@click.option("--json", "as_json", is_flag=True)
+def eval_retrieval_command(
+    corpus: Path, queries: Path, qrels: Path, mode: RetrievalMode | None, as_json: bool
+) -> None:
+    """nDCG@10, Recall@100, MRR@10 and query latency of a BEIR-format benchmark."""
+    settings = click.get_current_context().find_object(Settings) or Settings()
+    embedder = build_embedder(settings)
+    home = corpus_home(settings, corpus, embedder.name if embedder else None)
+    home.mkdir(parents=True, exist_ok=True)
+    deps = build_deps(settings.model_copy(update={"home": home}))
+    documents = prepare_corpus(
+        corpus, deps, progress=lambda n: click.echo(f"  ingested {n} documents", err=True)
+    )
+    report = evaluate(deps, queries, qrels, mode or settings.retrieval.mode, documents)
+    if as_json:
+        click.echo(report.to_json())
+        return
+    click.echo(
+        f"{corpus.name}: {report.queries} queries, {documents} documents, mode {report.mode}"
+    )
+    if report.mode_used != report.mode:
+        click.echo(f"  (ran as {report.mode_used}: no embedder or no vectors)")
+    click.echo(f"  nDCG@10     {report.ndcg_at_10:.4f}")
+    click.echo(f"  Recall@100  {report.recall_at_100:.4f}")
+    click.echo(f"  MRR@10      {report.mrr_at_10:.4f}")
+    click.echo(
+        f"  latency     p50 {report.latency_ms_p50:.2f} ms, p95 {report.latency_ms_p95:.2f} ms"
+    )
 
 
 @main.command("serve")

@@ -72,7 +72,26 @@ class Chunk(Contract):
     sentences: list[Sentence]
     page_start: int = Field(ge=1)
     page_end: int = Field(ge=1)
-    embedding: list[float] | None = None
+    collection: str | None = Field(
+        default=None, description="a named subset of the tenant's chunks a question can target"
+    )
+    embedding: list[float] | None = Field(
+        default=None,
+        description=(
+            "the chunk's vector on its way into the index; indexes keep it beside the chunk,"
+            " never inside the stored chunk, and search hits come back without it"
+        ),
+    )
+
+
+def collection_of(chunk: Chunk) -> str | None:
+    """The chunk's collection, also for chunks built without validation before the field existed.
+
+    certiq.ingestion.construct builds chunks from dicts naming each field; one that predates
+    ``collection`` has no such attribute, and means none.
+    """
+    collection: str | None = chunk.__dict__.get("collection")
+    return collection
 
 
 class DocumentStatus(StrEnum):
@@ -102,10 +121,34 @@ class DocumentRecord(Contract):
 
 
 class SearchHit(Contract):
-    """A chunk found by the index, with its engine score."""
+    """A chunk found by the index, with its engine score (BM25, cosine, or fused RRF)."""
 
     chunk: Chunk
     score: float
+
+
+RetrievalMode = Literal["bm25", "dense", "hybrid"]
+
+
+class SearchMetadata(Contract):
+    """How a question's evidence was searched: what was asked for and what actually ran."""
+
+    query: str = Field(description="the text searched (after redaction and translation)")
+    mode: RetrievalMode = Field(description="the mode requested (per question, else settings)")
+    mode_used: RetrievalMode = Field(
+        description="the mode that ran: bm25 when dense search was not possible (see note)"
+    )
+    chunks_searched: int = Field(ge=0, description="chunks retrieved and read for evidence")
+    candidates: int = Field(
+        default=0, ge=0, description="distinct chunks the engine(s) returned before fusion"
+    )
+    threshold: float = Field(description="minimum evidence span score kept")
+    engine: str = Field(description="the search index: sqlite-fts5 or opensearch")
+    embedder: str | None = Field(description="the embedding model, None when lexical-only")
+    collection: str | None = None
+    note: str | None = Field(
+        default=None, description="why mode_used differs from mode, or what dense search lacked"
+    )
 
 
 class EvidenceSpan(Contract):
@@ -230,6 +273,9 @@ class QuestionState(Contract):
     question: str
     conversation_id: str | None = None
     collection: str | None = None
+    retrieval_mode: RetrievalMode | None = Field(
+        default=None, description="bm25, dense or hybrid for this question; None: settings"
+    )
     language: str | None = None
     requested_language: str | None = None
     status: QuestionStatus = QuestionStatus.RECEIVED
@@ -239,6 +285,7 @@ class QuestionState(Contract):
     translation: Translation | None = None
     evidence: list[EvidenceSpan] = Field(default_factory=list)
     chunks_searched: int = 0
+    search: SearchMetadata | None = None
     draft: list[DraftSentence] = Field(default_factory=list)
     citations: list[Citation] = Field(default_factory=list)
     claims: list[Claim] = Field(default_factory=list)
@@ -252,16 +299,18 @@ class QuestionState(Contract):
 class Excerpt(Contract):
     text: str
     page: int = Field(ge=1)
-    chunk_ordinal: int = Field(ge=0)
+    chunk_ordinal: int = Field(ge=0, description="the chunk's index within its file")
     score: float
 
 
 class SourceSummary(Contract):
-    doc_id: str
+    """One file the answer cites, with the excerpts it quotes."""
+
+    doc_id: str = Field(description="the file's id")
     file_name: str
     source_type: SourceType
     mime_type: str
-    relevance: float
+    relevance: float = Field(description="the best score among its excerpts")
     excerpts: list[Excerpt]
     status: Literal["available", "deleted"] = "available"
 
@@ -278,6 +327,9 @@ class QAResponse(Contract):
     claims: list[Claim]
     citations: list[Citation]
     sources: list[SourceSummary]
+    search: SearchMetadata | None = Field(
+        default=None, description="how the evidence was searched; None when no search ran"
+    )
     certificate_id: str | None
     timings_ms: dict[str, float]
 
@@ -344,6 +396,9 @@ class QuestionRequest(Contract):
     conversation_id: str | None = Field(default=None, max_length=128)
     language: str | None = Field(default=None, pattern=r"^[a-z]{2,3}$")
     collection: str | None = Field(default=None, max_length=128)
+    retrieval_mode: RetrievalMode | None = Field(
+        default=None, description="bm25, dense or hybrid; default: the server's setting"
+    )
 
 
 class QuestionAccepted(Contract):

@@ -101,12 +101,36 @@ class SearchIndex(Protocol):
         """Removes every chunk of a document; returns how many were removed."""
         ...
 
-    def search(self, tenant: str, query: str, k: int) -> list[SearchHit]:
-        """Lexical (BM25) search within one tenant, best first."""
+    def search(
+        self, tenant: str, query: str, k: int, collection: str | None = None
+    ) -> list[SearchHit]:
+        """Lexical (BM25) search within one tenant (and collection when given), best first.
+
+        The filters are part of the engine's query, never applied to its results. Hits carry
+        the chunk without its embedding.
+        """
+        ...
+
+    def search_vector(
+        self,
+        tenant: str,
+        vector: Sequence[float] | NDArray[np.float32],
+        k: int,
+        collection: str | None = None,
+    ) -> list[SearchHit]:
+        """Dense k-NN search by cosine similarity within one tenant (and collection), best first.
+
+        ``vector`` comes from the same Embedder as the indexed chunks' vectors. Filters are
+        applied inside the engine before the top k are taken, so up to k hits of the tenant
+        come back whatever other tenants hold. Hits carry the chunk without its embedding.
+        """
         ...
 
     def get_chunks(self, tenant: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
-        """The chunks of the tenant among chunk_ids; missing ids are absent from the result."""
+        """The chunks of the tenant among chunk_ids; missing ids are absent from the result.
+
+        Whole chunks, with the embedding they were indexed with when the index keeps it.
+        """
         ...
 
     def count(self, tenant: str) -> int: ...

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from certiq.models import QuestionRecord, QuestionState, QuestionStatus
+from certiq.models import QuestionRecord, QuestionState, QuestionStatus, RetrievalMode
 from certiq.steps.deps import Deps
 
 
@@ -16,6 +16,7 @@ def receive(
     conversation_id: str | None = None,
     collection: str | None = None,
     language: str | None = None,
+    retrieval_mode: RetrievalMode | None = None,
 ) -> QuestionState:
     """Records the question as RECEIVED and returns the state the state machine starts from."""
     now = deps.clock.now()
@@ -25,6 +26,7 @@ def receive(
         question=question,
         conversation_id=conversation_id,
         collection=collection,
+        retrieval_mode=retrieval_mode,
         requested_language=language,
         received_at=now,
     )

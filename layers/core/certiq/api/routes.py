@@ -49,6 +49,7 @@ def create_app(deps: Deps, orchestrator: Orchestrator) -> APIGatewayRestResolver
             conversation_id=request.conversation_id,
             collection=request.collection,
             language=request.language,
+            retrieval_mode=request.retrieval_mode,
         )
         orchestrator.start(state)
         if wait:

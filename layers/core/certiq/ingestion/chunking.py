@@ -56,11 +56,18 @@ class Chunker:
     """
 
     def __init__(
-        self, *, doc_id: str, tenant: str, source: SourceRef, settings: ChunkingSettings
+        self,
+        *,
+        doc_id: str,
+        tenant: str,
+        source: SourceRef,
+        settings: ChunkingSettings,
+        collection: str | None = None,
     ) -> None:
         self.doc_id = doc_id
         self.tenant = tenant
         self.source = source
+        self.collection = collection
         self.target = settings.target_chars
         self.overlap = settings.overlap_sentences
         self.count = 0  # chunks made so far: the next ordinal
@@ -70,24 +77,27 @@ class Chunker:
 
     def add(self, pages: Iterable[ParsedPage]) -> list[Chunk]:
         """Take the next pages; returns the chunks they completed."""
+        return self.add_sentences(
+            (span.text, page.number, span.boxes) for page in pages for span in page.sentences
+        )
+
+    def add_sentences(self, sentences: Iterable[_Pending]) -> list[Chunk]:
+        """Take the next sentences as (text, page, boxes); returns the chunks they completed."""
         done: list[Chunk] = []
         target = self.target
         current = self._current
         length, fresh = self._length, self._fresh
-        for page in pages:
-            number = page.number
-            for span in page.sentences:
-                text = span.text
-                length += len(text) + 1 if current else len(text)
-                current.append((text, number, span.boxes))
-                fresh += 1
-                if length >= target:
-                    done.append(self._emit(current))
-                    # Never carry a whole chunk over: every chunk must bring a new sentence.
-                    carry = min(self.overlap, len(current) - 1)
-                    current = current[len(current) - carry :] if carry > 0 else []
-                    length = sum(len(s[0]) + 1 for s in current) - 1 if current else 0
-                    fresh = 0
+        for sentence in sentences:
+            length += len(sentence[0]) + 1 if current else len(sentence[0])
+            current.append(sentence)
+            fresh += 1
+            if length >= target:
+                done.append(self._emit(current))
+                # Never carry a whole chunk over: every chunk must bring a new sentence.
+                carry = min(self.overlap, len(current) - 1)
+                current = current[len(current) - carry :] if carry > 0 else []
+                length = sum(len(s[0]) + 1 for s in current) - 1 if current else 0
+                fresh = 0
         self._current, self._length, self._fresh = current, length, fresh
         return done
 
@@ -100,7 +110,9 @@ class Chunker:
         return [chunk]
 
     def _emit(self, sentences: Sequence[_Pending]) -> Chunk:
-        chunk = _chunk(sentences, self.count, self.doc_id, self.tenant, self.source)
+        chunk = _chunk(
+            sentences, self.count, self.doc_id, self.tenant, self.source, self.collection
+        )
         self.count += 1
         return chunk
 
@@ -127,7 +139,13 @@ class ChunkBatch:
 
 
 def chunk_pdf(
-    data: bytes, *, doc_id: str, tenant: str, source: SourceRef, settings: ChunkingSettings
+    data: bytes,
+    *,
+    doc_id: str,
+    tenant: str,
+    source: SourceRef,
+    settings: ChunkingSettings,
+    collection: str | None = None,
 ) -> Generator[ChunkBatch, None, None]:
     """Parse and chunk PDF bytes as ingestion does, handing on chunks every page_batch pages.
 
@@ -136,7 +154,9 @@ def chunk_pdf(
     parse_pdf) when the bytes cannot be read. The chunks are exactly those of
     chunk_document(parse_pdf(data, max_sentence_chars=settings.target_chars)).
     """
-    chunker = Chunker(doc_id=doc_id, tenant=tenant, source=source, settings=settings)
+    chunker = Chunker(
+        doc_id=doc_id, tenant=tenant, source=source, settings=settings, collection=collection
+    )
     with open_pdf(data) as pdf:
         furniture = pdf.furniture()
         for first in range(1, pdf.page_count + 1, settings.page_batch):
@@ -156,7 +176,12 @@ def chunk_pdf(
 
 
 def _chunk(
-    sentences: Sequence[_Pending], ordinal: int, doc_id: str, tenant: str, source: SourceRef
+    sentences: Sequence[_Pending],
+    ordinal: int,
+    doc_id: str,
+    tenant: str,
+    source: SourceRef,
+    collection: str | None,
 ) -> Chunk:
     # Built without validation (see certiq.ingestion.construct): every field is typed by
     # construction, and validating a few hundred nested boxes per page costs more than pdfium
@@ -183,6 +208,7 @@ def _chunk(
             "sentences": placed,
             "page_start": min(pages),
             "page_end": max(pages),
+            "collection": collection,
             "embedding": None,
         },
     )

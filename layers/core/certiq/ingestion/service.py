@@ -36,6 +36,7 @@ class Upload:
     tenant: str
     stored_uri: str | None = None
     version: str | None = None
+    collection: str | None = None  # a named subset of the tenant's documents
 
 
 def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
@@ -89,13 +90,16 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
             tenant=upload.tenant,
             source=source,
             settings=deps.settings.chunking,
+            collection=upload.collection,
         )
         with closing(batches):
             for batch in batches:
                 pages += batch.pages
                 if batch.chunks:
                     if deps.embedder is not None:
-                        _embed(batch.chunks, deps.embedder, deps.settings.embedding.batch_size)
+                        embed_chunks(
+                            batch.chunks, deps.embedder, deps.settings.embedding.batch_size
+                        )
                     deps.index.index(batch.chunks)
                     chunks += len(batch.chunks)
         if not chunks:
@@ -132,7 +136,7 @@ def remove(tenant: str, doc_id: str, deps: Deps) -> DocumentRecord | None:
     return _advance(record, deps, status=DocumentStatus.DELETED, chunks=0)
 
 
-def _embed(chunks: Sequence[Chunk], embedder: Embedder, batch_size: int) -> None:
+def embed_chunks(chunks: Sequence[Chunk], embedder: Embedder, batch_size: int) -> None:
     """Set chunk.embedding on every chunk, batch_size texts per call to the embedder."""
     for first in range(0, len(chunks), batch_size):
         part = chunks[first : first + batch_size]

@@ -1,28 +1,128 @@
 """Evidence span selection: the sentences of the retrieved chunks that best match the question.
 
-Sentences are ranked with BM25 computed over the candidate sentences themselves, weighted by how
-well their chunk ranked, so a strong sentence in a weak chunk can still win.
+Each candidate sentence (every sentence of every retrieved chunk, repeats from overlapping
+chunks counted once) gets a score in [0, 1]:
+
+- lexical: BM25 of the question's content terms (certiq.text.content_terms) over the candidate
+  sentences themselves (rank-bm25's BM25Okapi), divided by the best sentence's, so the best
+  lexical match is 1;
+- semantic, when there is an embedder: the cosine of sentence and question, below 0 taken as 0.
+  The question and all candidate sentences are embedded in one call;
+- relevance = the weighted mean of the two (``span_bm25_weight``, ``span_dense_weight``);
+- score = relevance x (1 + w x chunk) / (1 + w), where chunk is the chunk's retrieval score over
+  the best chunk's and w is ``span_chunk_weight``: a strong sentence in a weak chunk can still
+  win, and between equals the better chunk's sentence does.
+
+Sentences scoring below ``span_threshold`` (or 0) are dropped; the best ``max_spans`` are kept,
+each with its page, boxes and offsets in its chunk, which is what the answer step cites.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from certiq.models import EvidenceSpan, SearchHit
+import numpy as np
+from numpy.typing import NDArray
+from rank_bm25 import BM25Okapi  # type: ignore[import-untyped]
+
+from certiq.config import RetrievalSettings
+from certiq.models import Chunk, EvidenceSpan, SearchHit, Sentence
+from certiq.ports import Embedder
 from certiq.text import content_terms
 
 K1 = 1.2
 B = 0.75
-CHUNK_WEIGHT = 0.5
 
 
-def select_spans(question: str, hits: Sequence[SearchHit], max_spans: int) -> list[EvidenceSpan]:
-    query = set(content_terms(question))
-    if not query or not hits:
+class SentenceBM25(BM25Okapi):  # type: ignore[misc]
+    """BM25Okapi with Lucene's idf, ``log(1 + (N - n + 0.5) / (n + 0.5))``, which is never negative.
+
+    rank-bm25's own idf is negative for a term found in more than half of the corpus, and its
+    floor (epsilon x the average idf) is negative as well when the corpus is a handful of
+    sentences, as here: sentences holding a question term would score below those holding none.
+    """
+
+    def _calc_idf(self, nd: Mapping[str, int]) -> None:
+        n = self.corpus_size
+        self.idf = {
+            word: math.log(1 + (n - freq + 0.5) / (freq + 0.5)) for word, freq in nd.items()
+        }
+        self.average_idf = sum(self.idf.values()) / len(self.idf) if self.idf else 0.0
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    hit: SearchHit
+    index: int
+    terms: list[str]
+
+
+def lexical_scores(query: Sequence[str], documents: Sequence[Sequence[str]]) -> NDArray[np.float64]:
+    """BM25 of the query over the documents, divided by the best: the best match scores 1."""
+    scores = np.zeros(len(documents), dtype=np.float64)
+    terms = list(dict.fromkeys(query))
+    if not terms or not any(documents):
+        return scores
+    raw: NDArray[Any] = SentenceBM25([list(doc) for doc in documents], k1=K1, b=B).get_scores(terms)
+    best = float(raw.max())
+    if best > 0:
+        scores = np.asarray(raw, dtype=np.float64) / best
+    return scores
+
+
+def semantic_scores(
+    question: str, sentences: Sequence[str], embedder: Embedder
+) -> NDArray[np.float64]:
+    """Cosine of each sentence with the question, negatives as 0; one call to the embedder."""
+    vectors = np.asarray(embedder.embed([question, *sentences]), dtype=np.float64)
+    norms = np.linalg.norm(vectors, axis=1)
+    norms[norms == 0] = 1.0
+    vectors = vectors / norms[:, None]
+    cosine: NDArray[np.float64] = np.clip(vectors[1:] @ vectors[0], 0.0, 1.0)
+    return cosine
+
+
+def select_spans(
+    question: str,
+    hits: Sequence[SearchHit],
+    max_spans: int,
+    *,
+    embedder: Embedder | None = None,
+    settings: RetrievalSettings | None = None,
+) -> list[EvidenceSpan]:
+    settings = settings or RetrievalSettings()
+    query = content_terms(question)
+    if not hits or (not query and embedder is None):
         return []
-    candidates = []
+    candidates = _candidates(hits)
+    if not candidates:
+        return []
+
+    relevance = lexical_scores(query, [candidate.terms for candidate in candidates])
+    if embedder is not None and settings.span_dense_weight > 0:
+        semantic = semantic_scores(question, [_sentence(c).text for c in candidates], embedder)
+        lexical_weight, dense_weight = settings.span_bm25_weight, settings.span_dense_weight
+        relevance = (lexical_weight * relevance + dense_weight * semantic) / (
+            lexical_weight + dense_weight
+        )
+
+    best_chunk = max(hit.score for hit in hits)
+    chunk_weight = settings.span_chunk_weight
+    scored: list[tuple[float, _Candidate]] = []
+    for candidate, value in zip(candidates, relevance.tolist(), strict=True):
+        chunk = max(candidate.hit.score, 0.0) / best_chunk if best_chunk > 0 else 0.0
+        score = value * (1 + chunk_weight * chunk) / (1 + chunk_weight)
+        if score > 0 and score >= settings.span_threshold:
+            scored.append((score, candidate))
+    scored.sort(key=lambda item: item[0], reverse=True)  # stable: ties keep retrieval order
+    return [_span(candidate, score) for score, candidate in scored[:max_spans]]
+
+
+def _candidates(hits: Sequence[SearchHit]) -> list[_Candidate]:
+    candidates: list[_Candidate] = []
     seen: set[tuple[str, int, str]] = set()
     for hit in hits:
         for index, sentence in enumerate(hit.chunk.sentences):
@@ -31,59 +131,32 @@ def select_spans(question: str, hits: Sequence[SearchHit], max_spans: int) -> li
             if key in seen:
                 continue
             seen.add(key)
-            candidates.append((hit, index, Counter(content_terms(sentence.text))))
-    if not candidates:
-        return []
+            candidates.append(_Candidate(hit, index, content_terms(sentence.text)))
+    return candidates
 
-    document_frequency: Counter[str] = Counter()
-    for _, _, terms in candidates:
-        document_frequency.update(set(terms) & query)
-    total = len(candidates)
-    average_length = sum(sum(terms.values()) for _, _, terms in candidates) / total or 1.0
-    best_chunk_score = max(hit.score for hit in hits) or 1.0
 
-    scored: list[tuple[float, SearchHit, int]] = []
-    for hit, index, terms in candidates:
-        length = sum(terms.values())
-        score = 0.0
-        for term in query & terms.keys():
-            idf = math.log(
-                1 + (total - document_frequency[term] + 0.5) / (document_frequency[term] + 0.5)
-            )
-            frequency = terms[term]
-            score += (
-                idf
-                * frequency
-                * (K1 + 1)
-                / (frequency + K1 * (1 - B + B * length / average_length))
-            )
-        if score > 0:
-            score *= 1 + CHUNK_WEIGHT * max(hit.score, 0.0) / best_chunk_score
-            scored.append((score, hit, index))
-    scored.sort(key=lambda item: item[0], reverse=True)
+def _sentence(candidate: _Candidate) -> Sentence:
+    return candidate.hit.chunk.sentences[candidate.index]
 
-    spans = []
-    for score, hit, index in scored[:max_spans]:
-        chunk = hit.chunk
-        sentence = chunk.sentences[index]
-        spans.append(
-            EvidenceSpan(
-                span_id=f"{chunk.chunk_id}:{index}",
-                chunk_id=chunk.chunk_id,
-                doc_id=chunk.doc_id,
-                file_name=chunk.source.file_name,
-                source_type=chunk.source.type,
-                mime_type=chunk.source.mime_type,
-                version=chunk.source.version,
-                sha256=chunk.source.sha256,
-                text=sentence.text,
-                start=sentence.start,
-                end=sentence.end,
-                page=sentence.page,
-                boxes=sentence.boxes,
-                score=round(score, 6),
-                chunk_score=round(hit.score, 6),
-                chunk_ordinal=chunk.ordinal,
-            )
-        )
-    return spans
+
+def _span(candidate: _Candidate, score: float) -> EvidenceSpan:
+    chunk: Chunk = candidate.hit.chunk
+    sentence = _sentence(candidate)
+    return EvidenceSpan(
+        span_id=f"{chunk.chunk_id}:{candidate.index}",
+        chunk_id=chunk.chunk_id,
+        doc_id=chunk.doc_id,
+        file_name=chunk.source.file_name,
+        source_type=chunk.source.type,
+        mime_type=chunk.source.mime_type,
+        version=chunk.source.version,
+        sha256=chunk.source.sha256,
+        text=sentence.text,
+        start=sentence.start,
+        end=sentence.end,
+        page=sentence.page,
+        boxes=sentence.boxes,
+        score=round(score, 6),
+        chunk_score=round(candidate.hit.score, 6),
+        chunk_ordinal=chunk.ordinal,
+    )

@@ -22,7 +22,12 @@ def build_response(
     policy: PolicySettings,
     message: str | None = None,
 ) -> QAResponse:
-    """Only what the policy lets a user see; sources grouped per file, most relevant first."""
+    """Only what the policy lets a user see; sources grouped per file, most relevant first.
+
+    A source is a file the shown claims cite: its id, name, source and MIME type, relevance (its
+    best excerpt's score) and the excerpts quoted, each with its score, page and chunk index.
+    The search metadata (query, modes, chunks searched, threshold) comes with it.
+    """
     claims = shown_claims(state.claims, policy)
     shown = {cid for claim in claims if claim.decision for cid in claim.decision.evidence}
     citations = [citation for citation in state.citations if citation.id in shown]
@@ -62,6 +67,7 @@ def build_response(
         claims=claims,
         citations=citations,
         sources=sorted(sources.values(), key=lambda source: source.relevance, reverse=True),
+        search=state.search,
         certificate_id=state.certificate_id,
         timings_ms=state.timings_ms,
     )

@@ -1,8 +1,13 @@
-"""Retrieve evidence: the chunks that match the question and, within them, the best sentences."""
+"""Retrieve evidence: the chunks that match the question and, within them, the best sentences.
+
+The mode is the question's own (``retrieval_mode``) or the settings'; what ran, and why when it
+is not what was asked for, is recorded in ``state.search`` and returned with the answer.
+"""
 
 from __future__ import annotations
 
-from certiq.models import QuestionState, QuestionStatus
+from certiq.models import QuestionState, QuestionStatus, SearchMetadata
+from certiq.retrieval.search import engine_name, hybrid_search
 from certiq.retrieval.spans import select_spans
 from certiq.steps.deps import Deps
 
@@ -10,12 +15,41 @@ from certiq.steps.deps import Deps
 def retrieve(state: QuestionState, deps: Deps) -> QuestionState:
     deps.questions.set_status(state.question_id, QuestionStatus.RETRIEVING)
     settings = deps.settings.retrieval
-    hits = deps.index.search(state.tenant, state.question, settings.top_k)
-    spans = select_spans(state.question, hits, settings.max_spans)
+    mode = state.retrieval_mode or settings.mode
+    result = hybrid_search(
+        deps.index,
+        deps.embedder,
+        state.tenant,
+        state.question,
+        settings.top_k,
+        mode,
+        settings,
+        collection=state.collection,
+    )
+    spans = select_spans(
+        state.question,
+        result.hits,
+        settings.max_spans,
+        embedder=deps.embedder,
+        settings=settings,
+    )
+    search = SearchMetadata(
+        query=state.question,
+        mode=mode,
+        mode_used=result.mode_used,
+        chunks_searched=len(result.hits),
+        candidates=result.candidates,
+        threshold=settings.span_threshold,
+        engine=engine_name(deps.index),
+        embedder=deps.embedder.name if deps.embedder is not None else None,
+        collection=state.collection,
+        note=result.note,
+    )
     return state.model_copy(
         update={
             "status": QuestionStatus.RETRIEVING,
             "evidence": spans,
-            "chunks_searched": len(hits),
+            "chunks_searched": len(result.hits),
+            "search": search,
         }
     )

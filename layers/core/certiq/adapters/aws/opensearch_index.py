@@ -11,10 +11,15 @@ single source of truth; infra/opensearch/chunks.index.json is a copy a test keep
   "what is the warranty" alike (a query of stopwords alone still searches for them, as locally).
 - ``tenant``, ``doc_id``, ``collection`` and ``source.*`` are keywords; tenant (and collection)
   filters are ``filter`` clauses inside the engine query, never applied to results afterwards.
-- ``chunk`` is the whole chunk (less its embedding) as a non-indexed object, so a hit rebuilds
+- ``chunk`` is the whole chunk less its embedding, as a non-indexed object, so a hit rebuilds
   the Chunk exactly; the embedding lives once, in the ``knn_vector`` field ``embedding`` (HNSW,
   lucene engine, cosine), whose dimension comes from the embedder when the index is created.
-  Without an embedder (dimension None) the index has no vector field and is lexical-only.
+  Searches leave the vector out of what they fetch (``_source.excludes``): hits carry no
+  embedding, and get_chunks returns it. Without an embedder (dimension None) the index has no
+  vector field, is lexical-only, and keeps no embedding at all.
+- Hybrid search fuses ``search`` and ``search_vector`` client-side (certiq.retrieval.search), as
+  locally. Where the cluster has the neural-search plugin (2.19+), ``hybrid_pipeline_body`` and
+  ``hybrid_query_body`` are the same fusion done by the cluster, in one request.
 
 Every call is a POST or PUT (search, count, mget, bulk and delete_by_query are POSTs in
 opensearch-py; create is a PUT): the managed domain's IAM policy allows those two methods only,
@@ -40,13 +45,15 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final
 
+import numpy as np
+from numpy.typing import NDArray
 from opensearchpy import OpenSearch
 from opensearchpy.exceptions import ConnectionError as OpenSearchConnectionError
 from opensearchpy.exceptions import NotFoundError, RequestError, TransportError
 
 from certiq.adapters.local.fts_index import MAX_QUERY_TERMS, STOPWORDS
 from certiq.errors import CertiqError, TransientError
-from certiq.models import Chunk, SearchHit
+from certiq.models import Chunk, SearchHit, collection_of
 
 INDEX_BODY_FILE: Final = "chunks_index.json"
 VECTOR_FIELD: Final = "embedding"
@@ -124,22 +131,54 @@ def query_terms(query: str) -> list[str]:
     return terms[:MAX_QUERY_TERMS]
 
 
-def lexical_query_body(tenant: str, terms: Sequence[str], k: int) -> dict[str, Any]:
+# What a search fetches of each hit: everything but the vector (hits carry no embedding).
+HIT_SOURCE: Final = {"excludes": [VECTOR_FIELD]}
+
+
+def lexical_query(
+    tenant: str, terms: Sequence[str], collection: str | None = None
+) -> dict[str, Any]:
+    """The BM25 clause: any of the terms in ``text``, filtered to the tenant (and collection)."""
+    return {
+        "bool": {
+            "must": [{"match": {TEXT_FIELD: {"query": " ".join(terms), "operator": "or"}}}],
+            "filter": tenant_filter(tenant, collection),
+        }
+    }
+
+
+def lexical_query_body(
+    tenant: str, terms: Sequence[str], k: int, collection: str | None = None
+) -> dict[str, Any]:
     """BM25 over ``text`` for any of the terms, inside the tenant; ties broken by chunk id."""
     return {
         "size": k,
-        "query": {
-            "bool": {
-                "must": [{"match": {TEXT_FIELD: {"query": " ".join(terms), "operator": "or"}}}],
-                "filter": tenant_filter(tenant),
-            }
-        },
+        "query": lexical_query(tenant, terms, collection),
         "sort": [{"_score": {"order": "desc"}}, {"chunk_id": {"order": "asc"}}],
+        "_source": HIT_SOURCE,
+    }
+
+
+def knn_query(
+    vector: Sequence[float] | NDArray[np.floating], k: int, tenant: str, collection: str | None
+) -> dict[str, Any]:
+    """The k-NN clause, with the tenant (and collection) filter inside it."""
+    return {
+        "knn": {
+            VECTOR_FIELD: {
+                "vector": [float(value) for value in vector],
+                "k": k,
+                "filter": {"bool": {"filter": tenant_filter(tenant, collection)}},
+            }
+        }
     }
 
 
 def knn_query_body(
-    vector: Sequence[float], k: int, tenant: str, collection: str | None = None
+    vector: Sequence[float] | NDArray[np.floating],
+    k: int,
+    tenant: str,
+    collection: str | None = None,
 ) -> dict[str, Any]:
     """An approximate k-NN query with efficient filtering (lucene/faiss HNSW).
 
@@ -147,17 +186,55 @@ def knn_query_body(
     only and still returns k of them; a filter beside the clause would filter k global
     neighbours afterwards and could return none.
     """
+    return {"size": k, "query": knn_query(vector, k, tenant, collection), "_source": HIT_SOURCE}
+
+
+def hybrid_pipeline_body(rrf_k: int, weights: Sequence[float]) -> dict[str, Any]:
+    """A search pipeline fusing a hybrid query's clauses by RRF (OpenSearch 2.19+).
+
+    PUT _search/pipeline/<name> with this body; the weights (lexical, dense) are scaled so the
+    largest is 1.0, as the processor takes them in [0, 1], and left out when equal (the
+    processor's default, and all that 2.19 accepts).
+    """
+    if rrf_k < 1:
+        raise ValueError(f"rank constant must be at least 1, got {rrf_k}")
+    combination: dict[str, Any] = {"technique": "rrf", "rank_constant": rrf_k}
+    if any(weight < 0 for weight in weights) or not any(weights):
+        raise ValueError(f"weights must be non-negative and not all zero, got {list(weights)}")
+    if len(set(weights)) > 1:
+        top = max(weights)
+        combination["parameters"] = {"weights": [weight / top for weight in weights]}
+    return {
+        "description": "certiq: reciprocal rank fusion of BM25 and k-NN",
+        "phase_results_processors": [{"score-ranker-processor": {"combination": combination}}],
+    }
+
+
+def hybrid_query_body(
+    tenant: str,
+    terms: Sequence[str],
+    vector: Sequence[float] | NDArray[np.floating],
+    k: int,
+    candidates: int,
+    collection: str | None = None,
+) -> dict[str, Any]:
+    """One request for both searches, fused by the pipeline above (``search_pipeline=<name>``).
+
+    Each clause carries the tenant (and collection) filter itself, so neither can reach another
+    tenant's chunks; each contributes up to ``candidates`` hits before the fusion keeps k.
+    """
     return {
         "size": k,
         "query": {
-            "knn": {
-                VECTOR_FIELD: {
-                    "vector": [float(value) for value in vector],
-                    "k": k,
-                    "filter": {"bool": {"filter": tenant_filter(tenant, collection)}},
-                }
+            "hybrid": {
+                "pagination_depth": candidates,
+                "queries": [
+                    lexical_query(tenant, terms, collection),
+                    knn_query(vector, candidates, tenant, collection),
+                ],
             }
         },
+        "_source": HIT_SOURCE,
     }
 
 
@@ -172,9 +249,10 @@ def tenant_query(tenant: str, doc_id: str | None = None) -> dict[str, Any]:
 def chunk_source(chunk: Chunk, *, vector_field: bool) -> dict[str, Any]:
     """The OpenSearch document of a chunk.
 
-    With a vector field the embedding is stored there only; without one it stays in ``chunk``.
+    The embedding is never part of ``chunk``: with a vector field it is stored there, once;
+    without one (a lexical-only index) it is not stored at all.
     """
-    whole = chunk.model_dump(mode="json")
+    whole = chunk.model_dump(mode="json", exclude={"embedding"})
     source: dict[str, Any] = {
         "chunk_id": chunk.chunk_id,
         "tenant": chunk.tenant,
@@ -186,17 +264,21 @@ def chunk_source(chunk: Chunk, *, vector_field: bool) -> dict[str, Any]:
         TEXT_FIELD: chunk.text,
         "chunk": whole,
     }
-    if vector_field:
-        embedding = whole.pop("embedding")
-        if embedding is not None:
-            source[VECTOR_FIELD] = embedding
+    collection = collection_of(chunk)
+    if collection is not None:
+        source["collection"] = collection
+    if vector_field and chunk.embedding is not None:
+        source[VECTOR_FIELD] = chunk.embedding
     return source
 
 
-def chunk_from_source(source: Mapping[str, Any]) -> Chunk:
-    """Rebuilds the chunk indexed as ``source`` (see chunk_source)."""
+def chunk_from_source(source: Mapping[str, Any], *, with_vector: bool = True) -> Chunk:
+    """Rebuilds the chunk indexed as ``source``, with its vector when the source holds it.
+
+    ``with_vector=False`` (search hits) leaves it out even from a server that sent it anyway.
+    """
     data = dict(source["chunk"])
-    if VECTOR_FIELD in source:
+    if with_vector and VECTOR_FIELD in source:
         data["embedding"] = source[VECTOR_FIELD]
     return Chunk.model_validate(data)
 
@@ -247,6 +329,8 @@ class _Pending:
 
 class OpenSearchIndex:
     """Implements certiq.ports.SearchIndex over one OpenSearch index."""
+
+    engine: Final = "opensearch"
 
     def __init__(
         self,
@@ -346,14 +430,20 @@ class OpenSearchIndex:
 
     # -- reads --
 
-    def search(self, tenant: str, query: str, k: int) -> list[SearchHit]:
+    def search(
+        self, tenant: str, query: str, k: int, collection: str | None = None
+    ) -> list[SearchHit]:
         terms = query_terms(query)
         if not terms or k <= 0:
             return []
-        return self._hits(lexical_query_body(tenant, terms, k), f"search {self._index}")
+        return self._hits(lexical_query_body(tenant, terms, k, collection), f"search {self._index}")
 
     def search_vector(
-        self, tenant: str, vector: Sequence[float], k: int, collection: str | None = None
+        self,
+        tenant: str,
+        vector: Sequence[float] | NDArray[np.float32],
+        k: int,
+        collection: str | None = None,
     ) -> list[SearchHit]:
         """Approximate nearest neighbours of ``vector`` among the tenant's chunks, best first."""
         if self._dimension is None:
@@ -424,7 +514,10 @@ class OpenSearchIndex:
                 return []
             raise
         return [
-            SearchHit(chunk=chunk_from_source(hit["_source"]), score=float(hit["_score"]))
+            SearchHit(
+                chunk=chunk_from_source(hit["_source"], with_vector=False),
+                score=float(hit["_score"]),
+            )
             for hit in response["hits"]["hits"]
         ]
 

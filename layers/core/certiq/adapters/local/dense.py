@@ -89,8 +89,8 @@ class TenantVectors:
                 _NO_COLLECTION if collection is None else labels.setdefault(collection, len(labels))
             )
             blobs.append(blob)
-        matrix = np.frombuffer(b"".join(blobs), dtype=VECTOR_DTYPE).reshape(len(ids), dimension)
-        matrix = np.ascontiguousarray(matrix, dtype=np.float32)  # a native-order copy we own
+        stored = np.frombuffer(b"".join(blobs), dtype=VECTOR_DTYPE).reshape(len(ids), dimension)
+        matrix = np.array(stored, dtype=np.float32, order="C")  # a writable, native-order copy
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         np.divide(matrix, norms, out=matrix, where=norms > 0)
         return cls(
@@ -117,7 +117,9 @@ class TenantVectors:
         norm = float(np.linalg.norm(vector))
         if k <= 0 or len(self) == 0 or norm == 0.0:
             return []
-        scores = self.matrix @ (vector / norm)
+        # einsum runs numpy's own SIMD loop on one thread; ``@`` calls BLAS, whose threads on
+        # a busy machine made this product 40x slower (8 ms instead of 0.2 ms at 5k x 384).
+        scores: NDArray[np.float32] = np.einsum("ij,j->i", self.matrix, vector / norm)
         ids = self.ids
         if collection is not None:
             code = self.labels.get(collection)

@@ -1,22 +1,40 @@
-"""The local chunk index: SQLite FTS5 with BM25 ranking.
+"""The local chunk index: SQLite FTS5 with BM25 ranking, and exact dense search in numpy.
 
-``chunks`` holds each chunk's JSON, keyed by (tenant, chunk_id); ``chunks_fts`` indexes its text
-with the Porter stemmer (rowid = chunks.id). Queries never reach FTS5 as written: free text is cut
-into words, stopwords dropped, each word quoted and the words OR-ed, so no user input is ever
-parsed as FTS5 syntax. The tenant filter is part of the SQL query, never applied afterwards.
+``chunks`` holds each chunk's JSON (without its embedding), keyed by (tenant, chunk_id), with its
+collection; ``chunks_fts`` indexes its text with the Porter stemmer (rowid = chunks.id) beside
+its tenant and collection (unindexed columns, filtered as FTS5 yields matches). Queries
+never reach FTS5 as written: free text is cut into words, stopwords dropped, each word quoted and
+the words OR-ed, so no user input is ever parsed as FTS5 syntax. The tenant and collection
+filters are part of the SQL query, never applied afterwards.
+
+``chunk_vectors`` holds each chunk's embedding as a float32 blob (rowid = chunks.id) with the
+name of the model that made it and its dimension. Dense search reads a tenant's vectors of this
+index's model once into one matrix (certiq.adapters.local.dense) and keeps it in memory until the
+tenant's chunks change: every write bumps the tenant's row in ``chunk_generations``, so a write by
+another process (``certiq ingest`` beside ``certiq serve``) is seen by the next search.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Final
+import sqlite3
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
 
+import numpy as np
+from numpy.typing import NDArray
+
+from certiq.adapters.local.dense import TenantVectors, blob_vector, vector_blob
 from certiq.adapters.local.sqlite_db import SqliteDatabase
-from certiq.models import Chunk, SearchHit
+from certiq.models import Chunk, SearchHit, collection_of
 
 # Words as the unicode61 tokenizer sees them: letters and digits (an underscore separates).
 _WORD: Final = re.compile(r"[^\W_]+")
+
+# The model name vectors are stored under when the index is not told its embedder's.
+UNNAMED_MODEL: Final = "unnamed"
+# Bound parameters per IN (...) list: far below SQLite's limit.
+_IN_BATCH: Final = 500
 
 # At most this many distinct terms reach FTS5, so a pasted page cannot build a huge expression.
 MAX_QUERY_TERMS: Final = 64
@@ -52,78 +70,220 @@ def _quote(term: str) -> str:
 
 
 class SqliteSearchIndex:
-    """Implements certiq.ports.SearchIndex over the local SQLite file."""
+    """Implements certiq.ports.SearchIndex over the local SQLite file.
 
-    def __init__(self, db: SqliteDatabase) -> None:
+    ``vector_model`` names the embedder whose vectors this index stores and searches; vectors
+    of another model in the same file are never compared with its queries.
+    """
+
+    engine: Final = "sqlite-fts5"
+
+    def __init__(self, db: SqliteDatabase, *, vector_model: str | None = None) -> None:
         self._db = db
+        self._model = vector_model or UNNAMED_MODEL
+        # Guarded by the database's lock (every use is inside db.read() or db.transaction()).
+        self._vectors: dict[str, TenantVectors] = {}
+
+    @property
+    def vector_model(self) -> str:
+        return self._model
+
+    # -- writes --
 
     def index(self, chunks: Sequence[Chunk]) -> int:
         latest = {(chunk.tenant, chunk.chunk_id): chunk for chunk in chunks}
+        tenants = {tenant for tenant, _ in latest}
         with self._db.transaction() as conn:
             for (tenant, chunk_id), chunk in latest.items():
+                collection = collection_of(chunk)
                 row = conn.execute(
                     "SELECT id FROM chunks WHERE tenant = ? AND chunk_id = ?", (tenant, chunk_id)
                 ).fetchone()
                 if row is not None:
                     conn.execute("DELETE FROM chunks_fts WHERE rowid = ?", (row[0],))
+                    conn.execute("DELETE FROM chunk_vectors WHERE id = ?", (row[0],))
                     conn.execute("DELETE FROM chunks WHERE id = ?", (row[0],))
                 cursor = conn.execute(
-                    "INSERT INTO chunks (tenant, chunk_id, doc_id, body) VALUES (?, ?, ?, ?)",
-                    (tenant, chunk_id, chunk.doc_id, chunk.model_dump_json()),
+                    "INSERT INTO chunks (tenant, chunk_id, doc_id, collection, body)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (
+                        tenant,
+                        chunk_id,
+                        chunk.doc_id,
+                        collection,
+                        chunk.model_dump_json(exclude={"embedding"}),
+                    ),
                 )
                 conn.execute(
-                    "INSERT INTO chunks_fts (rowid, text, tenant, doc_id) VALUES (?, ?, ?, ?)",
-                    (cursor.lastrowid, chunk.text, tenant, chunk.doc_id),
+                    "INSERT INTO chunks_fts (rowid, text, tenant, doc_id, collection)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (cursor.lastrowid, chunk.text, tenant, chunk.doc_id, collection),
                 )
+                if chunk.embedding is not None:
+                    conn.execute(
+                        "INSERT INTO chunk_vectors"
+                        " (id, tenant, collection, model, dimension, vector)"
+                        " VALUES (?, ?, ?, ?, ?, ?)",
+                        (
+                            cursor.lastrowid,
+                            tenant,
+                            collection,
+                            self._model,
+                            len(chunk.embedding),
+                            vector_blob(chunk.embedding),
+                        ),
+                    )
+            self._changed(conn, tenants)
         return len(latest)
 
     def delete_document(self, tenant: str, doc_id: str) -> int:
         with self._db.transaction() as conn:
-            conn.execute(
-                "DELETE FROM chunks_fts WHERE rowid IN"
-                " (SELECT id FROM chunks WHERE tenant = ? AND doc_id = ?)",
-                (tenant, doc_id),
-            )
+            for table, key in (("chunks_fts", "rowid"), ("chunk_vectors", "id")):
+                conn.execute(
+                    f"DELETE FROM {table} WHERE {key} IN"
+                    " (SELECT id FROM chunks WHERE tenant = ? AND doc_id = ?)",
+                    (tenant, doc_id),
+                )
             cursor = conn.execute(
                 "DELETE FROM chunks WHERE tenant = ? AND doc_id = ?", (tenant, doc_id)
             )
+            if cursor.rowcount:
+                self._changed(conn, {tenant})
             return cursor.rowcount
 
-    def search(self, tenant: str, query: str, k: int) -> list[SearchHit]:
+    # -- reads --
+
+    def search(
+        self, tenant: str, query: str, k: int, collection: str | None = None
+    ) -> list[SearchHit]:
         expression = match_expression(query)
         if expression is None or k <= 0:
             return []
+        where = "chunks_fts MATCH ? AND tenant = ?"
+        parameters: list[object] = [expression, tenant]
+        if collection is not None:
+            where += " AND collection = ?"
+            parameters.append(collection)
         with self._db.read() as conn:
-            rows = conn.execute(
-                "SELECT c.body, bm25(chunks_fts) AS rank"
-                " FROM chunks_fts JOIN chunks AS c ON c.id = chunks_fts.rowid"
-                " WHERE chunks_fts MATCH ? AND c.tenant = ?"
-                " ORDER BY rank, c.id LIMIT ?",
-                (expression, tenant, k),
+            # The filters are columns of the full-text table, so FTS5 ranks and cuts to the
+            # top k by itself; bodies are read for those k only.
+            ranked = conn.execute(
+                f"SELECT rowid, rank FROM chunks_fts WHERE {where} ORDER BY rank LIMIT ?",
+                (*parameters, k),
             ).fetchall()
-        # FTS5's bm25() is negated so that smaller sorts first; report it higher-is-better.
+            bodies = dict(
+                self._select_in(conn, "SELECT id, body FROM chunks", [i for i, _ in ranked])
+            )
+        # Equal scores in row order, whatever order FTS5 gave them in.
+        ranked.sort(key=lambda row: (row[1], row[0]))
+        # FTS5's rank (bm25()) is negated so that smaller sorts first; report higher-is-better.
         return [
-            SearchHit(chunk=Chunk.model_validate_json(body), score=-float(rank))
-            for body, rank in rows
+            SearchHit(chunk=Chunk.model_validate_json(bodies[row_id]), score=-float(rank))
+            for row_id, rank in ranked
+        ]
+
+    def search_vector(
+        self,
+        tenant: str,
+        vector: Sequence[float] | NDArray[np.float32],
+        k: int,
+        collection: str | None = None,
+    ) -> list[SearchHit]:
+        if k <= 0:
+            return []
+        with self._db.read() as conn:
+            vectors = self._tenant_vectors(conn, tenant)
+            if vectors is None:
+                return []
+            nearest = vectors.nearest(vector, k, collection)
+            bodies = dict(
+                self._select_in(conn, "SELECT id, body FROM chunks", [i for i, _ in nearest])
+            )
+        return [
+            SearchHit(chunk=Chunk.model_validate_json(bodies[row_id]), score=score)
+            for row_id, score in nearest
+            if row_id in bodies
         ]
 
     def get_chunks(self, tenant: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
         wanted = list(dict.fromkeys(chunk_ids))
         found: dict[str, Chunk] = {}
-        # Stay well under SQLite's limit on bound parameters.
-        for start in range(0, len(wanted), 500):
-            batch = wanted[start : start + 500]
-            placeholders = ", ".join("?" * len(batch))
-            with self._db.read() as conn:
-                rows = conn.execute(
-                    f"SELECT chunk_id, body FROM chunks"
-                    f" WHERE tenant = ? AND chunk_id IN ({placeholders})",
-                    (tenant, *batch),
-                ).fetchall()
-            found.update((chunk_id, Chunk.model_validate_json(body)) for chunk_id, body in rows)
+        with self._db.read() as conn:
+            rows = self._select_in(
+                conn,
+                "SELECT c.chunk_id, c.body, v.vector FROM chunks AS c"
+                " LEFT JOIN chunk_vectors AS v ON v.id = c.id",
+                wanted,
+                column="c.chunk_id",
+                where=("c.tenant = ?", tenant),
+            )
+            for chunk_id, body, blob in rows:
+                chunk = Chunk.model_validate_json(body)
+                if blob is not None:
+                    chunk.embedding = blob_vector(blob).tolist()
+                found[chunk_id] = chunk
         return found
 
     def count(self, tenant: str) -> int:
         with self._db.read() as conn:
             row = conn.execute("SELECT COUNT(*) FROM chunks WHERE tenant = ?", (tenant,)).fetchone()
         return int(row[0])
+
+    # -- internals --
+
+    def _changed(self, conn: sqlite3.Connection, tenants: Iterable[str]) -> None:
+        """Marks the tenants' chunks as changed, here and for every other process."""
+        for tenant in tenants:
+            conn.execute(
+                "INSERT INTO chunk_generations (tenant, generation) VALUES (?, 1)"
+                " ON CONFLICT (tenant) DO UPDATE SET generation = generation + 1",
+                (tenant,),
+            )
+            self._vectors.pop(tenant, None)
+
+    def _tenant_vectors(self, conn: sqlite3.Connection, tenant: str) -> TenantVectors | None:
+        """The tenant's vectors of this index's model, rebuilt only when its chunks changed."""
+        row = conn.execute(
+            "SELECT generation FROM chunk_generations WHERE tenant = ?", (tenant,)
+        ).fetchone()
+        generation = int(row[0]) if row else 0
+        cached = self._vectors.get(tenant)
+        if cached is not None and cached.generation == generation:
+            return cached
+        first = conn.execute(
+            "SELECT dimension FROM chunk_vectors WHERE tenant = ? AND model = ?"
+            " ORDER BY id LIMIT 1",
+            (tenant, self._model),
+        ).fetchone()
+        if first is None:
+            self._vectors.pop(tenant, None)
+            return None
+        rows = conn.execute(
+            "SELECT id, collection, vector FROM chunk_vectors"
+            " WHERE tenant = ? AND model = ? ORDER BY id",
+            (tenant, self._model),
+        )
+        vectors = TenantVectors.build(generation, int(first[0]), rows)
+        self._vectors[tenant] = vectors
+        return vectors
+
+    @staticmethod
+    def _select_in(
+        conn: sqlite3.Connection,
+        select: str,
+        keys: Sequence[object],
+        *,
+        column: str = "id",
+        where: tuple[str, object] | None = None,
+    ) -> list[Any]:
+        """Rows of ``select`` whose ``column`` is among keys, in batches of bound parameters."""
+        rows: list[Any] = []
+        for start in range(0, len(keys), _IN_BATCH):
+            batch = list(keys[start : start + _IN_BATCH])
+            condition = f"{column} IN ({', '.join('?' * len(batch))})"
+            parameters: list[object] = batch
+            if where is not None:
+                condition = f"{where[0]} AND {condition}"
+                parameters = [where[1], *batch]
+            rows.extend(conn.execute(f"{select} WHERE {condition}", parameters).fetchall())
+        return rows

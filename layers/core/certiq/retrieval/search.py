@@ -1,0 +1,85 @@
+"""Chunk retrieval in three modes, the same code over every SearchIndex.
+
+- bm25: the index's lexical search.
+- dense: the question embedded, then the index's k-NN search.
+- hybrid: both, each ``settings.candidates`` deep, fused by reciprocal rank fusion
+  (certiq.retrieval.fusion) with ``settings.bm25_weight`` and ``settings.dense_weight``.
+
+The tenant and collection filters are passed to the engine and applied inside its query. When
+dense search cannot run (no embedder, or no vectors of the embedder in the index) the search
+falls back to bm25, and says so: ``mode_used`` and ``note`` of the result, which the retrieve
+step records in the question's search metadata.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from certiq.config import RetrievalSettings
+from certiq.models import RetrievalMode, SearchHit
+from certiq.ports import Embedder, SearchIndex
+from certiq.retrieval.fusion import reciprocal_rank_fusion
+
+NO_EMBEDDER = (
+    "no embedder is configured (CERTIQ_EMBEDDING__PROVIDER=none, or the model is not"
+    " installed): lexical BM25 only"
+)
+
+
+@dataclass(frozen=True)
+class RetrievalResult:
+    hits: list[SearchHit]
+    mode: RetrievalMode
+    mode_used: RetrievalMode
+    candidates: int
+    note: str | None = None
+
+
+def engine_name(index: SearchIndex) -> str:
+    """The index's ``engine`` name when it declares one, else its class name."""
+    engine = getattr(index, "engine", None)
+    return engine if isinstance(engine, str) else type(index).__name__
+
+
+def _no_vectors(embedder: Embedder) -> str:
+    return f"the index holds no vectors of {embedder.name} for these chunks: lexical BM25 only"
+
+
+def hybrid_search(
+    index: SearchIndex,
+    embedder: Embedder | None,
+    tenant: str,
+    query: str,
+    k: int,
+    mode: RetrievalMode,
+    settings: RetrievalSettings,
+    collection: str | None = None,
+) -> RetrievalResult:
+    """The k best chunks of the tenant (and collection) for the query, in the given mode."""
+    if mode == "bm25" or embedder is None:
+        lexical = index.search(tenant, query, k, collection=collection)
+        note = None if mode == "bm25" else NO_EMBEDDER
+        return RetrievalResult(lexical, mode, "bm25", len(lexical), note)
+
+    vector = embedder.embed([query])[0]
+    if mode == "dense":
+        dense = index.search_vector(tenant, vector, k, collection=collection)
+        if dense:
+            return RetrievalResult(dense, mode, "dense", len(dense))
+        lexical = index.search(tenant, query, k, collection=collection)
+        note = _no_vectors(embedder) if lexical else None
+        return RetrievalResult(lexical, mode, "bm25" if lexical else "dense", len(lexical), note)
+
+    depth = max(settings.candidates, k)
+    lexical = index.search(tenant, query, depth, collection=collection)
+    dense = index.search_vector(tenant, vector, depth, collection=collection)
+    if not dense and lexical:
+        return RetrievalResult(lexical[:k], mode, "bm25", len(lexical), _no_vectors(embedder))
+    fused = reciprocal_rank_fusion(
+        [lexical, dense],
+        [settings.bm25_weight, settings.dense_weight],
+        k=settings.rrf_k,
+        limit=k,
+    )
+    candidates = len({hit.chunk.chunk_id for hit in lexical} | {h.chunk.chunk_id for h in dense})
+    return RetrievalResult(fused, mode, "hybrid", candidates)

@@ -1,0 +1,130 @@
+"""Evidence span selection: rank-bm25 over the candidate sentences, plus embedding similarity."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from rank_bm25 import BM25Okapi
+
+from certiq.config import RetrievalSettings
+from certiq.models import SearchHit
+from certiq.retrieval.spans import lexical_scores, select_spans
+from certiq.text import content_terms
+from tests.fakes import HashingEmbedder, make_chunk
+
+pytestmark = pytest.mark.unit
+
+QUESTION = "How long are backups of customer data kept?"
+ANSWER = "Backups of customer data are kept for 35 days"
+PARAPHRASE = "Archived client records are retained for five weeks"  # no word of the question
+RETENTION = make_chunk(
+    f"Logs are rotated weekly. {ANSWER}. {PARAPHRASE}. Staff badges expire yearly",
+    doc_id="retention",
+    page=3,
+)
+NEAR = (np.ones(16) / 4.0).tolist()
+
+
+def hits() -> list[SearchHit]:
+    return [SearchHit(chunk=RETENTION, score=2.0)]
+
+
+def embedder() -> HashingEmbedder:
+    """The question and the paraphrase share a vector; every other text is bag-of-words."""
+    return HashingEmbedder(dimension=16, pinned={QUESTION: NEAR, PARAPHRASE: NEAR})
+
+
+def test_without_an_embedder_only_sentences_sharing_terms_are_kept() -> None:
+    spans = select_spans(QUESTION, hits(), max_spans=10)
+    assert [span.text for span in spans] == [ANSWER]
+
+
+def test_a_single_matching_sentence_scores_above_zero() -> None:
+    # GIVEN a corpus of one sentence: rank-bm25's own idf would be negative (log(0.5 / 1.5))
+    chunk = make_chunk(ANSWER, doc_id="one")
+    assert BM25Okapi([content_terms(ANSWER)]).get_scores(content_terms(QUESTION))[0] < 0
+
+    # WHEN spans are selected
+    [span] = select_spans(QUESTION, [SearchHit(chunk=chunk, score=1.0)], max_spans=5)
+
+    # THEN the sentence is kept, scored positive (Lucene's idf is never negative)
+    assert span.text == ANSWER and span.score > 0
+
+
+def test_lexical_scores_are_bm25_relative_to_the_best() -> None:
+    documents = [["backup", "kept"], ["backup"], ["badge"], []]
+    scores = lexical_scores(["backup", "kept", "backup"], documents)
+    assert scores[0] == pytest.approx(1.0)
+    assert 0 < scores[1] < 1
+    assert scores[2] == scores[3] == 0
+    assert lexical_scores([], documents).tolist() == [0.0] * 4
+    assert lexical_scores(["x"], [[], []]).tolist() == [0.0, 0.0]
+
+
+def test_with_an_embedder_a_paraphrase_is_evidence_too() -> None:
+    # GIVEN an embedder for which the paraphrase means what the question asks
+    fake = embedder()
+
+    # WHEN spans are selected with it
+    spans = select_spans(QUESTION, hits(), max_spans=10, embedder=fake)
+
+    # THEN the paraphrase (no shared word) is kept beside the lexical answer, with its place
+    by_text = {span.text: span for span in spans}
+    assert set(by_text) >= {ANSWER, PARAPHRASE}
+    paraphrase = by_text[PARAPHRASE]
+    assert RETENTION.text[paraphrase.start : paraphrase.end] == PARAPHRASE
+    assert paraphrase.page == 3 and paraphrase.boxes and paraphrase.span_id == "retention:0:2"
+    # AND the question and every candidate sentence were embedded in one call
+    assert fake.calls == [[QUESTION, *(sentence.text for sentence in RETENTION.sentences)]]
+
+
+def test_scores_combine_normalised_bm25_and_cosine_by_the_weights() -> None:
+    # GIVEN only semantic weight: the paraphrase (cosine 1) leads
+    semantic_only = RetrievalSettings(span_bm25_weight=0.0, span_chunk_weight=0.0)
+    spans = select_spans(QUESTION, hits(), 10, embedder=embedder(), settings=semantic_only)
+    assert spans[0].text == PARAPHRASE and spans[0].score == pytest.approx(1.0)
+
+    # AND equal weights: the answer = (1 + cos) / 2, the paraphrase = (0 + 1) / 2
+    equal = RetrievalSettings(span_chunk_weight=0.0)
+    scored = {
+        s.text: s.score
+        for s in select_spans(QUESTION, hits(), 10, embedder=embedder(), settings=equal)
+    }
+    vectors = embedder().embed([QUESTION, ANSWER])
+    assert scored[ANSWER] == pytest.approx((1 + float(vectors[0] @ vectors[1])) / 2, abs=1e-6)
+    assert scored[PARAPHRASE] == pytest.approx(0.5)
+
+
+def test_a_zero_dense_weight_never_calls_the_embedder() -> None:
+    fake = embedder()
+    settings = RetrievalSettings(span_dense_weight=0.0)
+    spans = select_spans(QUESTION, hits(), 10, embedder=fake, settings=settings)
+    assert [span.text for span in spans] == [ANSWER] and fake.calls == []
+
+
+def test_the_threshold_drops_weak_spans() -> None:
+    # GIVEN spans kept at the default threshold, with an embedder
+    kept = select_spans(QUESTION, hits(), 10, embedder=embedder())
+    weakest = min(span.score for span in kept)
+
+    # WHEN the threshold is raised just above the weakest score
+    settings = RetrievalSettings(span_threshold=weakest + 1e-6)
+    stricter = select_spans(QUESTION, hits(), 10, embedder=embedder(), settings=settings)
+
+    # THEN exactly the spans below it are gone, and every kept score is in [threshold, 1]
+    assert {s.text for s in stricter} == {s.text for s in kept if s.score > weakest}
+    assert all(settings.span_threshold <= s.score <= 1 for s in stricter)
+
+
+def test_a_better_ranked_chunk_lifts_its_sentence_over_an_equal_one() -> None:
+    # GIVEN the same sentence in a strong chunk and in a weak one (different documents)
+    strong = make_chunk(ANSWER, doc_id="strong")
+    weak = make_chunk(ANSWER, doc_id="weak")
+    ranked = [SearchHit(chunk=weak, score=1.0), SearchHit(chunk=strong, score=4.0)]
+
+    # WHEN spans are selected
+    spans = select_spans(QUESTION, ranked, max_spans=5)
+
+    # THEN the strong chunk's copy leads: score x (1 + 0.5 x 1) / 1.5 vs x (1 + 0.5 x 0.25) / 1.5
+    assert [span.doc_id for span in spans] == ["strong", "weak"]
+    assert spans[1].score == pytest.approx(spans[0].score * 1.125 / 1.5)
