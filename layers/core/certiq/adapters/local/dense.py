@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -32,7 +32,7 @@ def blob_vector(blob: bytes) -> NDArray[np.float32]:
     return np.frombuffer(blob, dtype=VECTOR_DTYPE).astype(np.float32)
 
 
-def top_k(scores: NDArray[np.float32], k: int) -> NDArray[np.intp]:
+def top_k(scores: NDArray[np.floating[Any]], k: int) -> NDArray[np.intp]:
     """Positions of the k highest scores, best first; equal scores keep their position order.
 
     The selection is O(n) (``np.partition``); only the k kept are sorted.
