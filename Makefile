@@ -44,6 +44,7 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_runtime.py
 	$(BIN)/python scripts/bench_ingest.py
 	$(BIN)/python scripts/bench_embeddings.py
+	OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/bench_retrieval.py
 
 clean:
 	rm -rf $(VENV) .demo .pytest_cache .mypy_cache .ruff_cache
