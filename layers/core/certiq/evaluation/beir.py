@@ -1,30 +1,16 @@
-"""Reading BEIR-format benchmarks: corpus and queries as JSONL, qrels as TSV with a header."""
+"""Reading BEIR-format benchmarks: queries as JSONL, qrels as TSV with a header.
+
+The corpus is read by certiq.ingestion.text.read_jsonl, as `certiq ingest --jsonl` reads it.
+"""
 
 from __future__ import annotations
 
 import csv
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from certiq.errors import InvalidRequest
-
-
-@dataclass(frozen=True)
-class CorpusDocument:
-    doc_id: str
-    title: str
-    text: str
-
-
-def read_corpus(path: Path) -> Iterator[CorpusDocument]:
-    for number, record in _jsonl(path):
-        if "_id" not in record or "text" not in record:
-            raise InvalidRequest(f"{path}:{number}", "a corpus line needs _id and text")
-        yield CorpusDocument(
-            str(record["_id"]), str(record.get("title") or ""), str(record["text"])
-        )
 
 
 def read_queries(path: Path) -> dict[str, str]:
