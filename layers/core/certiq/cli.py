@@ -13,6 +13,7 @@ from certiq.bootstrap import build_deps, build_embedder, build_orchestrator
 from certiq.config import Settings
 from certiq.errors import CertiqError
 from certiq.evaluation.retrieval import corpus_home, evaluate, prepare_corpus
+from certiq.evaluation.verification import read_pairs, score_pairs
 from certiq.ingestion.service import Upload, ingest
 from certiq.ingestion.text import ingest_texts, read_jsonl
 from certiq.models import (
@@ -268,6 +269,29 @@ def eval_retrieval_command(
     click.echo(
         f"  latency     p50 {report.latency_ms_p50:.2f} ms, p95 {report.latency_ms_p95:.2f} ms"
     )
+
+
+@eval_group.command("verify")
+@click.option("--pairs", required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--json", "as_json", is_flag=True)
+def eval_verify_command(pairs: Path, as_json: bool) -> None:
+    """Balanced accuracy, false-certification rate and supported recall of the verifier."""
+    from certiq.trust.verifier import LexicalVerifier
+
+    settings = click.get_current_context().find_object(Settings) or Settings()
+    verifier = LexicalVerifier()
+    report = score_pairs(read_pairs(pairs), verifier, settings.policy)
+    if as_json:
+        click.echo(report.to_json())
+        return
+    click.echo(
+        f"{pairs.name}: {report.pairs} pairs, verifier {verifier.name},"
+        f" tau_entail {settings.policy.tau_entail}, tau_contradict {settings.policy.tau_contradict}"
+    )
+    click.echo(f"  balanced accuracy         {report.balanced_accuracy:.4f}")
+    click.echo(f"  false-certification rate  {report.false_certification_rate:.4f}")
+    click.echo(f"  supported recall          {report.supported_recall:.4f}")
+    click.echo(f"  pairs/s                   {report.pairs_per_s:.1f}")
 
 
 @main.command("serve")

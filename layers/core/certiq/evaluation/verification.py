@@ -1,0 +1,121 @@
+"""`certiq eval verify`: run claim/evidence pairs through the verifier and the render policy.
+
+Each pair is one claim citing one valid quote; the real policy (`decide`) renders it, and its
+state is read as a label: VERIFIED -> entail, BLOCKED -> contradict, UNVERIFIED -> neutral.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from certiq.config import PolicySettings
+from certiq.errors import CertiqError
+from certiq.models import Citation, Claim, RenderState
+from certiq.ports import Verifier
+from certiq.trust.policy import decide
+
+LABELS = ("entail", "contradict", "neutral")
+PREDICTED = {
+    RenderState.VERIFIED: "entail",
+    RenderState.BLOCKED: "contradict",
+    RenderState.UNVERIFIED: "neutral",
+}
+
+
+class BadPairsFile(CertiqError):
+    """A pairs file line that is not {"claim", "evidence", "label"} with a known label."""
+
+
+@dataclass(frozen=True)
+class Pair:
+    claim: str
+    evidence: str
+    label: str
+
+
+@dataclass(frozen=True)
+class VerificationReport:
+    pairs: int
+    balanced_accuracy: float
+    false_certification_rate: float
+    supported_recall: float
+    pairs_per_s: float
+
+    def metrics(self) -> dict[str, float]:
+        data = asdict(self)
+        del data["pairs"]
+        return data
+
+    def to_json(self) -> str:
+        return json.dumps(self.metrics(), indent=2)
+
+
+def read_pairs(path: Path) -> list[Pair]:
+    pairs: list[Pair] = []
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                pair = Pair(str(row["claim"]), str(row["evidence"]), str(row["label"]))
+            except (ValueError, KeyError, TypeError) as error:
+                raise BadPairsFile(f"{path}:{number}: not a claim/evidence/label pair") from error
+            if pair.label not in LABELS:
+                raise BadPairsFile(f"{path}:{number}: label must be one of {', '.join(LABELS)}")
+            pairs.append(pair)
+    return pairs
+
+
+def predict(pair: Pair, verifier: Verifier, policy: PolicySettings) -> str:
+    citation = Citation(
+        id="C1",
+        chunk_id="pair:0",
+        doc_id="pair",
+        file_name="pair",
+        page=1,
+        boxes=[],
+        quote=pair.evidence,
+        start=0,
+        end=len(pair.evidence),
+        score=1.0,
+        valid=True,
+    )
+    claim = Claim(id="K1", text=pair.claim, citation_ids=["C1"])
+    return PREDICTED[decide(claim, {"C1": citation}, verifier, policy).state]
+
+
+def score_pairs(
+    pairs: Sequence[Pair], verifier: Verifier, policy: PolicySettings
+) -> VerificationReport:
+    started = time.perf_counter()
+    predicted = [predict(pair, verifier, policy) for pair in pairs]
+    elapsed = time.perf_counter() - started
+    recalls = []
+    for label in LABELS:
+        mine = [guess for pair, guess in zip(pairs, predicted, strict=True) if pair.label == label]
+        if mine:
+            recalls.append(sum(guess == label for guess in mine) / len(mine))
+    unsupported = [
+        guess for pair, guess in zip(pairs, predicted, strict=True) if pair.label != "entail"
+    ]
+    supported = [
+        guess for pair, guess in zip(pairs, predicted, strict=True) if pair.label == "entail"
+    ]
+    return VerificationReport(
+        pairs=len(pairs),
+        balanced_accuracy=sum(recalls) / len(recalls) if recalls else 0.0,
+        false_certification_rate=(
+            sum(guess == "entail" for guess in unsupported) / len(unsupported)
+            if unsupported
+            else 0.0
+        ),
+        supported_recall=(
+            sum(guess == "entail" for guess in supported) / len(supported) if supported else 0.0
+        ),
+        pairs_per_s=len(pairs) / elapsed if elapsed > 0 else 0.0,
+    )
