@@ -1,0 +1,68 @@
+"""Fail-closed rendering through the whole state machine: a contradicted claim never shows."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from certiq.bootstrap import build_deps
+from certiq.config import Settings
+from certiq.ingestion.service import Upload, ingest
+from certiq.models import DraftSentence, EvidenceSpan, QuestionStatus, RenderState
+from certiq.questions import receive
+from certiq.runtime.local import LocalRuntime
+from certiq.trust.certificate import check
+from tests.conftest import MakePdf
+
+pytestmark = pytest.mark.pipeline
+
+FACT = "Backups of customer data are kept for 35 days."
+DENIAL = "Backups of customer data are not kept for 35 days."
+
+
+class DenyingModel:
+    """A chat model that states the best evidence sentence, then denies it, citing it both times."""
+
+    name = "denying-fake"
+
+    def draft(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
+        best = evidence[0]
+        return [
+            DraftSentence(text=best.text, citation_ids=[best.span_id]),
+            DraftSentence(text=DENIAL, citation_ids=[best.span_id]),
+        ]
+
+
+def test_a_contradicted_claim_is_blocked_and_absent_from_the_answer(
+    tmp_path: Path, make_pdf: MakePdf
+) -> None:
+    # GIVEN an indexed policy and a model that contradicts it in its second sentence
+    deps = build_deps(Settings(home=tmp_path / "home"))
+    data = make_pdf([["Retention policy.", FACT]])
+    ingest(
+        Upload(data=data, file_name="policy.pdf", uri="file:///policy.pdf", tenant="default"), deps
+    )
+    deps = dataclasses.replace(deps, chat_model=DenyingModel())
+    # WHEN a question runs through the state machine
+    state = receive("How long are backups of customer data kept?", deps)
+    run = LocalRuntime(deps).run(state)
+    # THEN the denial is BLOCKED and the rendered answer shows only the supported claim
+    assert run.execution.status == "SUCCEEDED"
+    states = {claim.text: claim.decision.state for claim in run.state.claims if claim.decision}
+    assert states == {FACT: RenderState.VERIFIED, DENIAL: RenderState.BLOCKED}
+    assert run.state.answer == f"{FACT} [C1]"
+    record = deps.questions.get(state.question_id)
+    assert record is not None and record.response is not None
+    assert record.status is QuestionStatus.COMPLETE
+    assert DENIAL not in record.response.answer
+    assert [claim.text for claim in record.response.claims] == [FACT]
+    # AND the certificate keeps the blocked claim with its decision, for the audit
+    certificate = deps.certificates.get(record.response.certificate_id or "")
+    assert certificate is not None and check(certificate, deps.signer).valid
+    blocked = [
+        c for c in certificate.claims if c.decision and c.decision.state is RenderState.BLOCKED
+    ]
+    assert [claim.text for claim in blocked] == [DENIAL]
