@@ -151,3 +151,22 @@ def test_check_catches_a_rewritten_body_and_seal_by_the_signature() -> None:
     result = check(forged, signer)
     assert result.seal_ok and not result.signature_ok and not result.valid
     assert result.first_difference == "signature"
+
+
+def test_canonical_json_writes_numbers_as_rfc_8785() -> None:
+    from certiq.trust.certificate import canonical_json, canonical_number
+
+    cases = {
+        1.0: "1",
+        0.5: "0.5",
+        -2.25: "-2.25",
+        1e-7: "1e-7",
+        1e-6: "0.000001",
+        1e21: "1e+21",
+        1e20: "100000000000000000000",
+        123456.789: "123456.789",
+        0.1 + 0.2: "0.30000000000000004",
+        5e-324: "5e-324",
+    }
+    assert {number: canonical_number(number) for number in cases} == cases
+    assert canonical_json({"b": [1.0, None, True], "a": "é\n"}) == '{"a":"é\\n","b":[1,null,true]}'

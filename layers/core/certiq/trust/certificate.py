@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+from decimal import Decimal
 from typing import Any
 
 from certiq.models import Certificate, CertificateCheck
@@ -18,10 +20,52 @@ UNSEALED = frozenset({"field_digests", "seal", "signature", "signing_key_id"})
 
 
 def canonical_json(value: Any) -> str:
-    """Sorted keys, no whitespace, UTF-8, no NaN: the same value always gives the same text."""
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    )
+    """Sorted keys, no whitespace, UTF-8, numbers as RFC 8785 (JCS) writes them.
+
+    The same value always gives the same text, and a verifier in another language that follows
+    RFC 8785 (ECMAScript number formatting: 1.0 is "1", 1e-7 is "1e-7") gets the same bytes.
+    """
+    if isinstance(value, dict):
+        items = sorted(value.items())
+        return "{" + ",".join(f"{_string(k)}:{canonical_json(v)}" for k, v in items) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(canonical_json(item) for item in value) + "]"
+    if isinstance(value, str):
+        return _string(value)
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return canonical_number(value)
+    raise TypeError(f"not JSON: {type(value).__name__}")
+
+
+def canonical_number(number: float) -> str:
+    """ECMAScript's Number::toString over the shortest digits that round-trip (RFC 8785 3.2.2.3)."""
+    if not math.isfinite(number):
+        raise ValueError("NaN and infinities have no JSON form")
+    if number == 0:
+        return "0"
+    if number < 0:
+        return "-" + canonical_number(-number)
+    _, digit_tuple, exponent = Decimal(repr(number)).normalize().as_tuple()
+    assert isinstance(exponent, int)
+    digits = "".join(map(str, digit_tuple))
+    k = len(digits)
+    n = k + exponent  # the value is 0.digits x 10^n
+    if k <= n <= 21:
+        return digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return "0." + "0" * -n + digits
+    mantissa = digits if k == 1 else digits[0] + "." + digits[1:]
+    return f"{mantissa}e{'+' if n - 1 > 0 else '-'}{abs(n - 1)}"
+
+
+def _string(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
 
 
 def sha256_hex(text: str) -> str:
