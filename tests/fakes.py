@@ -24,9 +24,11 @@ from certiq.models import (
     QuestionState,
     QuestionStatus,
     RenderState,
+    SearchHit,
     Sentence,
     SourceRef,
 )
+from certiq.ports import SearchIndex
 from certiq.text import content_terms
 
 EPOCH = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
@@ -81,6 +83,39 @@ class HashingEmbedder:
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 0)
         return out
+
+
+class DelegatingIndex:
+    """A SearchIndex that passes every call to a real one; test fakes override what they alter."""
+
+    def __init__(self, inner: SearchIndex) -> None:
+        self.inner = inner
+
+    def index(self, chunks: Sequence[Chunk]) -> int:
+        return self.inner.index(chunks)
+
+    def delete_document(self, tenant: str, doc_id: str) -> int:
+        return self.inner.delete_document(tenant, doc_id)
+
+    def search(
+        self, tenant: str, query: str, k: int, collection: str | None = None
+    ) -> list[SearchHit]:
+        return self.inner.search(tenant, query, k, collection=collection)
+
+    def search_vector(
+        self,
+        tenant: str,
+        vector: Sequence[float] | NDArray[np.float32],
+        k: int,
+        collection: str | None = None,
+    ) -> list[SearchHit]:
+        return self.inner.search_vector(tenant, vector, k, collection=collection)
+
+    def get_chunks(self, tenant: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
+        return self.inner.get_chunks(tenant, chunk_ids)
+
+    def count(self, tenant: str) -> int:
+        return self.inner.count(tenant)
 
 
 def make_box(page: int = 1) -> Box:

@@ -3,23 +3,21 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
 import pytest
-from numpy.typing import NDArray
 
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
 from certiq.errors import TransientError
 from certiq.ingestion.service import Upload, ingest
-from certiq.models import Chunk, QuestionStatus, SearchHit
+from certiq.models import QuestionStatus, SearchHit
 from certiq.ports import SearchIndex
 from certiq.questions import receive
 from certiq.runtime.local import LocalRuntime
 from certiq.steps.deps import Deps
 from tests.conftest import MakePdf
+from tests.fakes import DelegatingIndex
 
 pytestmark = pytest.mark.pipeline
 
@@ -27,12 +25,12 @@ FACT = "Backups of customer data are kept for 35 days."
 QUESTION = "How long are backups of customer data kept?"
 
 
-class FailingSearchIndex:
+class FailingSearchIndex(DelegatingIndex):
     """The real index, except that search raises ``error`` on its first ``times`` calls
     (every call when ``times`` is None)."""
 
     def __init__(self, inner: SearchIndex, error: Exception, times: int | None = None) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._error = error
         self._times = times
         self.searches = 0
@@ -43,28 +41,7 @@ class FailingSearchIndex:
         self.searches += 1
         if self._times is None or self.searches <= self._times:
             raise self._error
-        return self._inner.search(tenant, query, k, collection=collection)
-
-    def search_vector(
-        self,
-        tenant: str,
-        vector: Sequence[float] | NDArray[np.float32],
-        k: int,
-        collection: str | None = None,
-    ) -> list[SearchHit]:
-        return self._inner.search_vector(tenant, vector, k, collection=collection)
-
-    def index(self, chunks: Sequence[Chunk]) -> int:
-        return self._inner.index(chunks)
-
-    def delete_document(self, tenant: str, doc_id: str) -> int:
-        return self._inner.delete_document(tenant, doc_id)
-
-    def get_chunks(self, tenant: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
-        return self._inner.get_chunks(tenant, chunk_ids)
-
-    def count(self, tenant: str) -> int:
-        return self._inner.count(tenant)
+        return self.inner.search(tenant, query, k, collection=collection)
 
 
 @pytest.fixture

@@ -43,6 +43,7 @@ from certiq.ports import SearchIndex
 from certiq.runtime.s3_ingest import S3IngestHandler
 from certiq.steps.deps import Deps
 from tests.conftest import build_pdf
+from tests.fakes import DelegatingIndex
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -457,29 +458,17 @@ def test_a_broken_pdf_ends_failed_and_stays_in_the_bucket(world: World, corrupt_
     assert body == corrupt_pdf
 
 
-class FailingOnce:
+class FailingOnce(DelegatingIndex):
     """The real index, except that index() raises for one document until told to stop."""
 
     def __init__(self, inner: SearchIndex) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.fail_doc: str | None = None
 
     def index(self, chunks: Sequence[Chunk]) -> int:
         if self.fail_doc is not None and any(c.doc_id == self.fail_doc for c in chunks):
             raise RuntimeError("search cluster unavailable")
         return self.inner.index(chunks)
-
-    def delete_document(self, tenant: str, doc_id: str) -> int:
-        return self.inner.delete_document(tenant, doc_id)
-
-    def search(self, tenant: str, query: str, k: int) -> list[SearchHit]:
-        return self.inner.search(tenant, query, k)
-
-    def get_chunks(self, tenant: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
-        return self.inner.get_chunks(tenant, chunk_ids)
-
-    def count(self, tenant: str) -> int:
-        return self.inner.count(tenant)
 
 
 def test_a_failing_record_does_not_stop_the_others_and_is_retried_alone(

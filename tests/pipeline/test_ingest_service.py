@@ -22,10 +22,11 @@ from certiq.bootstrap import build_deps
 from certiq.cli import main
 from certiq.config import ChunkingSettings, EmbeddingSettings, Settings
 from certiq.ingestion.service import Upload, ingest, remove
-from certiq.models import Chunk, DocumentStatus, SearchHit
+from certiq.models import Chunk, DocumentStatus
 from certiq.ports import SearchIndex
 from certiq.steps.deps import Deps
 from tests.conftest import build_pdf
+from tests.fakes import DelegatingIndex
 
 pytestmark = pytest.mark.pipeline
 
@@ -53,11 +54,11 @@ def upload(data: bytes, name: str = "policy.pdf") -> Upload:
     return Upload(data=data, file_name=name, uri=f"file:///in/{name}", tenant=TENANT)
 
 
-class RecordingIndex:
+class RecordingIndex(DelegatingIndex):
     """The real index, recording each index() call; fails on call number `fail_on`."""
 
     def __init__(self, inner: SearchIndex, fail_on: int | None = None) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.calls: list[list[Chunk]] = []
         self.fail_on = fail_on
 
@@ -66,18 +67,6 @@ class RecordingIndex:
         if self.fail_on == len(self.calls):
             raise ConnectionError("index went away")
         return self.inner.index(chunks)
-
-    def delete_document(self, tenant: str, doc_id: str) -> int:
-        return self.inner.delete_document(tenant, doc_id)
-
-    def search(self, tenant: str, query: str, k: int) -> list[SearchHit]:
-        return self.inner.search(tenant, query, k)
-
-    def get_chunks(self, tenant: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
-        return self.inner.get_chunks(tenant, chunk_ids)
-
-    def count(self, tenant: str) -> int:
-        return self.inner.count(tenant)
 
 
 class FakeEmbedder:

@@ -4,54 +4,14 @@ from __future__ import annotations
 
 import pydantic
 
-from certiq.config import PolicySettings
-from certiq.models import Certificate, Citation, Claim, Decision, RenderState
+from certiq.models import Certificate
 from certiq.trust.certificate import check, seal_and_sign
-from tests.fakes import EPOCH, make_box
+from tests.fakes import make_certificate
 from tests.unit.test_trust import HmacSigner
 
 
 def sealed() -> Certificate:
-    citation = Citation(
-        id="C1",
-        chunk_id="d:00000",
-        doc_id="d",
-        file_name="policy.pdf",
-        page=1,
-        boxes=[make_box()],
-        quote="Backups are kept for 35 days.",
-        start=0,
-        end=29,
-        score=1.25,
-        valid=True,
-    )
-    decision = Decision(
-        state=RenderState.VERIFIED,
-        entail=1.0,
-        contradict=0.0,
-        evidence=["C1"],
-        verifier="lexical",
-        reason="the cited evidence states this claim",
-    )
-    claim = Claim(id="K1", text=citation.quote, citation_ids=["C1"], decision=decision)
-    unsealed = Certificate(
-        certificate_id="cert-q1",
-        question_id="q1",
-        tenant="default",
-        question="How long are backups kept?",
-        answer=f"{citation.quote} [C1]",
-        claims=[claim],
-        citations=[citation],
-        documents=[],
-        policy=PolicySettings().model_dump(),
-        config_hash="c" * 64,
-        created_at=EPOCH,
-        field_digests={},
-        seal="",
-        signature="",
-        signing_key_id="",
-    )
-    return seal_and_sign(unsealed, HmacSigner())
+    return seal_and_sign(make_certificate(), HmacSigner())
 
 
 def test_flipping_any_byte_of_the_stored_certificate_is_detected() -> None:

@@ -16,7 +16,7 @@ from certiq.models import Chunk, RetrievalMode, SearchHit
 from certiq.ports import SearchIndex
 from certiq.retrieval.fusion import reciprocal_rank_fusion
 from certiq.retrieval.search import NO_EMBEDDER, engine_name, hybrid_search
-from tests.fakes import HashingEmbedder, make_chunk
+from tests.fakes import DelegatingIndex, HashingEmbedder, make_chunk
 
 pytestmark = pytest.mark.unit
 
@@ -168,13 +168,13 @@ def test_the_collection_reaches_both_engines(
     assert {(h.chunk.tenant, h.chunk.collection) for h in result.hits} == {("tenant-a", "legal")}
 
 
-class RecordingIndex:
+class RecordingIndex(DelegatingIndex):
     """A SearchIndex that records the depth each engine was asked for."""
 
     engine = "recording"
 
     def __init__(self, inner: SearchIndex) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.calls: list[tuple[str, int, str | None]] = []
 
     def search(

@@ -15,6 +15,7 @@ import contextlib
 from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from certiq.errors import IngestionError
 from certiq.ingestion.chunking import chunk_pdf
@@ -43,12 +44,8 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
     doc_id, sha256, content_version = document_ids(upload.tenant, upload.uri, upload.data)
     version = upload.version or content_version
     existing = deps.documents.get(upload.tenant, doc_id)
-    if (
-        existing is not None
-        and existing.status is DocumentStatus.INDEXED
-        and existing.sha256 == sha256
-    ):
-        return existing  # the same content is indexed already: a repeated event changes nothing
+    if already_indexed(existing, sha256):
+        return existing
 
     now = deps.clock.now()
     record = DocumentRecord(
@@ -119,6 +116,13 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
             )
         raise
     return _advance(record, deps, status=DocumentStatus.INDEXED, pages=pages, chunks=chunks)
+
+
+def already_indexed(record: DocumentRecord | None, sha256: str) -> TypeGuard[DocumentRecord]:
+    """This content is indexed already: ingesting it again (a repeated event) changes nothing."""
+    return (
+        record is not None and record.status is DocumentStatus.INDEXED and record.sha256 == sha256
+    )
 
 
 def remove(tenant: str, doc_id: str, deps: Deps) -> DocumentRecord | None:

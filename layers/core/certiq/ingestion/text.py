@@ -16,7 +16,7 @@ from certiq.errors import InvalidRequest
 from certiq.ingestion.chunking import Chunker
 from certiq.ingestion.identity import document_ids
 from certiq.ingestion.sentences import split_sentences
-from certiq.ingestion.service import embed_chunks
+from certiq.ingestion.service import already_indexed, embed_chunks
 from certiq.models import Chunk, DocumentRecord, DocumentStatus, SourceRef, SourceType
 from certiq.steps.deps import Deps
 
@@ -92,7 +92,7 @@ def _ingest_group(
         body = f"{document.title}\n\n{document.text}" if document.title else document.text
         doc_id, sha256, version = document_ids(tenant, uri, body.encode("utf-8"))
         existing = deps.documents.get(tenant, doc_id)
-        if existing and existing.status is DocumentStatus.INDEXED and existing.sha256 == sha256:
+        if already_indexed(existing, sha256):
             records.append(existing)
             continue
         file_name = document.title or document.key
