@@ -413,9 +413,9 @@ def test_search_engine_is_a_choice_with_matching_resources(template: dict[str, A
     # GIVEN the SearchEngine parameter and the search resources
     parameter = template["Parameters"]["SearchEngine"]
     resources = template["Resources"]
-    # THEN it chooses between serverless, managed and none; managed by default because
+    # THEN it chooses between serverless and managed; managed by default because
     # vector collections refuse custom document ids
-    assert parameter["AllowedValues"] == ["serverless", "managed", "none"]
+    assert parameter["AllowedValues"] == ["serverless", "managed"]
     assert parameter["Default"] == "managed"
     # AND the serverless collection (with its security policies) exists only when chosen
     collection = resources["SearchCollection"]

@@ -1,0 +1,674 @@
+"""The deployed shape of the stack, under moto: template.yaml's resources, the real ASL, the real
+functions/<name>/app.py handlers.
+
+What is real here: the tables (key schemas, indexes and TTL read from template.yaml), the bucket,
+the KMS HMAC key, each function's environment exactly as template.yaml resolves it (Globals merged,
+SearchEngine=managed), the state machine created from infra/statemachine/answer.asl.json with its
+DefinitionSubstitutions, executed by moto's Step Functions interpreter
+(``execute_state_machine``), which calls Lambda's Invoke API for every Task and applies Retry and
+Catch to what comes back.
+
+The one seam: moto runs a Lambda function's code in a Docker container
+(``LambdaFunction._invoke_lambda``), and there is no Docker here. That method alone is replaced
+by ``InProcessLambda.invoke``, which imports the function's own functions/<name>/app.py (a fresh
+module and fresh Deps: every invocation is a cold start), sets the function's environment while
+it runs, calls ``lambda_handler(event, context)`` and returns the JSON result, or Lambda's error
+payload ``{"errorType", "errorMessage", "stackTrace"}`` for an exception, as the Python runtime
+does. Everything around it (Invoke, FunctionError, Step Functions' Lambda integration) stays
+moto's. OpenSearch is osmem-server, in place of the managed domain's endpoint.
+
+The expected order of states is derived from the ASL file, so adding states keeps these tests
+valid: a normal question walks the longest way from StartAt to a successful end; a failing step
+goes where its Catch says.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import importlib.util
+import io
+import itertools
+import json
+import os
+import re
+import threading
+import time
+import traceback
+import uuid
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote_plus
+
+import boto3
+import pytest
+from cfnlint.decode import decode
+from moto import mock_aws
+from moto.awslambda.models import LambdaFunction
+
+from certiq.adapters.aws.dynamodb_stores import DynamoCertificateStore
+from certiq.adapters.aws.kms_signer import KmsSigner
+from certiq.config import get_settings
+from certiq.models import Certificate, CertificateCheck, QuestionStatus
+from certiq.runtime import lambda_handlers
+from certiq.trust.certificate import check
+from tests.conftest import build_pdf
+from tests.pipeline.test_ingest_lambda import osmem_url
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+    from mypy_boto3_kms import KMSClient
+    from mypy_boto3_lambda import LambdaClient
+    from mypy_boto3_s3 import S3Client
+    from mypy_boto3_stepfunctions import SFNClient
+
+__all__ = ["osmem_url"]  # the osmem-server fixture, shared with the ingest function's tests
+
+pytestmark = pytest.mark.pipeline
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATE_PATH = ROOT / "template.yaml"
+REGION = "us-east-1"
+ACCOUNT = "123456789012"
+STACK = "certiq"
+PARAMETERS = {"SearchEngine": "managed"}
+# The managed domain's endpoint attribute; functions get osmem-server's URL in its place.
+DOMAIN_ENDPOINT = "search-certiq.us-east-1.es.amazonaws.com"
+MACHINE_ID = "AnswerStateMachine"
+FAILURE_CATCH = "States.ALL"
+PLACEHOLDER = re.compile(r"\$\{([A-Za-z0-9]+)\}")
+
+POLICY = [
+    [
+        "Backups of customer data are kept for 35 days and then deleted.",
+        "Application logs are retained for 13 months for investigations.",
+    ],
+    ["Invoices are kept for 7 years to meet tax law."],
+]
+QUESTION = "How long are backups of customer data kept?"
+
+
+def load_template() -> dict[str, Any]:
+    template, matches = decode(TEMPLATE_PATH)
+    assert not matches, [str(m) for m in matches]
+    return json.loads(json.dumps(template))  # type: ignore[no-any-return]
+
+
+TEMPLATE = load_template()
+RESOURCES: dict[str, dict[str, Any]] = TEMPLATE["Resources"]
+MACHINE = RESOURCES[MACHINE_ID]["Properties"]
+ASL_TEXT = (ROOT / MACHINE["DefinitionUri"]).read_text(encoding="utf-8")
+ASL: dict[str, Any] = json.loads(ASL_TEXT)
+STATES: dict[str, dict[str, Any]] = ASL["States"]
+
+
+# --- the expected walks, from the ASL ---------------------------------------------------------
+
+
+def transitions(state: dict[str, Any]) -> list[str]:
+    """Where a state may go next, Catch excepted: Next, a Choice's rules and Default."""
+    targets = [choice["Next"] for choice in state.get("Choices", [])]
+    targets += [state[key] for key in ("Next", "Default") if key in state]
+    return targets
+
+
+def ends_well(state: dict[str, Any]) -> bool:
+    return state["Type"] == "Succeed" or (state["Type"] != "Fail" and state.get("End") is True)
+
+
+def main_line() -> list[str]:
+    """The longest way from StartAt to a successful end: every state a normal question visits.
+
+    Choices that shorten the walk (a question that ends early, an answer reused) are exceptions;
+    the normal question takes every step. The ASL has no loops outside Retry.
+    """
+
+    def longest(name: str, seen: frozenset[str]) -> list[str] | None:
+        state = STATES[name]
+        best = [name] if ends_well(state) else None
+        for target in transitions(state):
+            if target in seen:
+                continue
+            rest = longest(target, seen | {target})
+            if rest is not None and (best is None or len(rest) + 1 > len(best)):
+                best = [name, *rest]
+        return best
+
+    walk = longest(ASL["StartAt"], frozenset({ASL["StartAt"]}))
+    assert walk is not None, "the ASL has no way from StartAt to a successful end"
+    return walk
+
+
+def failure_walk(failing: str) -> list[str]:
+    """The main line up to ``failing``, then its States.ALL Catch, then Next until the end."""
+    line = main_line()
+    walk = line[: line.index(failing) + 1]
+    (catcher,) = [c for c in STATES[failing]["Catch"] if FAILURE_CATCH in c["ErrorEquals"]]
+    name: str | None = catcher["Next"]
+    while name is not None:
+        walk.append(name)
+        name = STATES[name].get("Next")
+    return walk
+
+
+def task_running(logical_id: str) -> str:
+    """The name of the Task state whose Resource is ${<logical_id>Arn}."""
+    (name,) = [
+        name
+        for name, state in STATES.items()
+        if state["Type"] == "Task" and state["Resource"] == f"${{{logical_id}Arn}}"
+    ]
+    return name
+
+
+# --- template.yaml's values, resolved as CloudFormation would ---------------------------------
+
+
+@dataclass
+class Resolver:
+    """Resolves the intrinsic functions template.yaml uses, for one set of physical ids."""
+
+    refs: dict[str, str]
+    attributes: dict[str, str]
+    conditions: dict[str, bool] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name, expression in TEMPLATE.get("Conditions", {}).items():
+            self.conditions[name] = self.condition(expression)
+
+    def condition(self, node: Any) -> bool:
+        ((function, args),) = node.items()
+        if function == "Fn::Equals":
+            return bool(self(args[0]) == self(args[1]))
+        if function == "Fn::Not":
+            return not self.condition(args[0])
+        if function == "Fn::And":
+            return all(self.condition(arg) for arg in args)
+        if function == "Fn::Or":
+            return any(self.condition(arg) for arg in args)
+        if function == "Condition":
+            return self.conditions[args]
+        raise AssertionError(f"unsupported condition {node}")
+
+    def __call__(self, node: Any) -> Any:
+        if isinstance(node, list):
+            return [self(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        if len(node) != 1 or not next(iter(node)).startswith(("Ref", "Fn::")):
+            return {key: self(value) for key, value in node.items()}
+        ((function, args),) = node.items()
+        if function == "Ref":
+            return self.refs[args]
+        if function == "Fn::GetAtt":
+            return self.attributes[".".join(args) if isinstance(args, list) else args]
+        if function == "Fn::If":
+            name, when_true, when_false = args
+            return self(when_true if self.conditions[name] else when_false)
+        if function == "Fn::Sub":
+            text, variables = (args, {}) if isinstance(args, str) else args
+            values = {key: str(self(value)) for key, value in variables.items()}
+
+            def substitute(match: re.Match[str]) -> str:
+                key = match.group(1)
+                if key in values:
+                    return values[key]
+                if key in self.refs:
+                    return self.refs[key]
+                return self.attributes[key]
+
+            return re.sub(r"\$\{([A-Za-z0-9:.]+)\}", substitute, text)
+        raise AssertionError(f"unsupported intrinsic {function}")
+
+
+def function_name(logical_id: str) -> str:
+    return f"{STACK}-{logical_id}"
+
+
+def function_arn(logical_id: str) -> str:
+    return f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{function_name(logical_id)}"
+
+
+MACHINE_NAME = f"{STACK}-answer"
+MACHINE_ARN = f"arn:aws:states:{REGION}:{ACCOUNT}:stateMachine:{MACHINE_NAME}"
+FUNCTIONS = {
+    rid: resource["Properties"]
+    for rid, resource in RESOURCES.items()
+    if resource["Type"] == "AWS::Serverless::Function"
+}
+TABLES = {rid for rid, resource in RESOURCES.items() if resource["Type"] == "AWS::DynamoDB::Table"}
+
+
+def function_environment(logical_id: str, resolve: Resolver) -> dict[str, str]:
+    """Globals' variables merged with the function's own, as SAM deploys them."""
+    variables = dict(TEMPLATE["Globals"]["Function"]["Environment"]["Variables"])
+    variables |= FUNCTIONS[logical_id].get("Environment", {}).get("Variables", {})
+    return {name: str(resolve(value)) for name, value in variables.items()}
+
+
+# --- Lambda, in process -----------------------------------------------------------------------
+
+
+@dataclass
+class LambdaContext:
+    """What the Python runtime passes as the context: the fields Powertools reads."""
+
+    function_name: str
+    memory_limit_in_mb: int
+    invoked_function_arn: str
+    aws_request_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 30_000
+
+
+def clear_container_caches() -> None:
+    for cached in (
+        get_settings,
+        lambda_handlers.container_deps,
+        lambda_handlers.container_idempotency_store,
+    ):
+        cached.cache_clear()
+
+
+@contextlib.contextmanager
+def environment(variables: dict[str, str]) -> Iterator[None]:
+    """os.environ with every CERTIQ_ variable replaced by ``variables``, restored after."""
+    saved = dict(os.environ)
+    for name in [name for name in os.environ if name.startswith("CERTIQ_")]:
+        del os.environ[name]
+    os.environ.update(variables)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+class InProcessLambda:
+    """Runs moto's Lambda invocations with the real functions/<name>/app.py, in this process."""
+
+    def __init__(self, code_dirs: dict[str, Path], harness: dict[str, str]) -> None:
+        self.code_dirs = code_dirs  # function name -> its CodeUri directory
+        self.harness = harness  # variables of the test process, not of the template
+        self.invoked: list[str] = []
+        # One invocation at a time: the environment and certiq's caches are process-wide.
+        self._lock = threading.Lock()
+
+    def invoke(self, function: LambdaFunction, event: Any) -> tuple[str, bool, str]:
+        """moto's LambdaFunction._invoke_lambda: (payload, errored, logs)."""
+        with self._lock:
+            self.invoked.append(function.function_name)
+            variables = {**function.environment_vars, **self.harness}
+            context = LambdaContext(
+                function_name=function.function_name,
+                memory_limit_in_mb=int(function.memory_size),
+                invoked_function_arn=function.function_arn,
+            )
+            with environment(variables):
+                clear_container_caches()
+                try:
+                    handler = self._load(function.function_name).lambda_handler
+                    return json.dumps(handler(event, context)), False, ""
+                except Exception as error:
+                    payload = {
+                        "errorType": type(error).__name__,
+                        "errorMessage": str(error),
+                        "stackTrace": traceback.format_tb(error.__traceback__),
+                    }
+                    return json.dumps(payload), True, ""
+                finally:
+                    clear_container_caches()
+
+    def _load(self, name: str) -> Any:
+        """functions/<name>/app.py as a fresh module: a cold start."""
+        path = self.code_dirs[name] / "app.py"
+        spec = importlib.util.spec_from_file_location(f"lambda_{name.replace('-', '_')}", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+
+# --- the stack --------------------------------------------------------------------------------
+
+
+@dataclass
+class Stack:
+    s3: S3Client
+    dynamodb: DynamoDBClient
+    kms: KMSClient
+    lambda_: LambdaClient
+    sfn: SFNClient
+    resolve: Resolver
+    runner: InProcessLambda
+    sequencer: Iterator[int] = field(default_factory=lambda: iter(range(1, 1_000_000)))
+
+    @property
+    def bucket(self) -> str:
+        return str(self.resolve.refs["DocumentsBucket"])
+
+    def table(self, logical_id: str) -> str:
+        return self.resolve.refs[logical_id]
+
+    def invoke(self, logical_id: str, event: dict[str, Any]) -> dict[str, Any]:
+        """Lambda's Invoke API, RequestResponse; a function error fails the test."""
+        response = self.lambda_.invoke(
+            FunctionName=function_name(logical_id), Payload=json.dumps(event).encode()
+        )
+        payload: dict[str, Any] = json.loads(response["Payload"].read())
+        assert "FunctionError" not in response, payload
+        return payload
+
+    def upload(self, key: str, data: bytes) -> dict[str, Any]:
+        """put_object, then invoke the ingest function with the event S3 sends for it."""
+        put = self.s3.put_object(Bucket=self.bucket, Key=key, Body=data)
+        event = json.loads((ROOT / "infra/events/s3_object_created.json").read_text("utf-8"))
+        record = event["Records"][0]
+        record["s3"]["bucket"] |= {"name": self.bucket, "arn": f"arn:aws:s3:::{self.bucket}"}
+        record["s3"]["object"] = {
+            "key": quote_plus(key, safe="/"),
+            "size": len(data),
+            "eTag": put["ETag"].strip('"'),
+            "versionId": put["VersionId"],
+            "sequencer": f"{next(self.sequencer):018X}",
+        }
+        return self.invoke("IngestFunction", event)
+
+    def api(
+        self, method: str, path: str, body: dict[str, Any] | None = None
+    ) -> tuple[int, dict[str, Any]]:
+        """An API Gateway REST proxy request to the /v1/{proxy+} route, through Lambda."""
+        headers = {"Content-Type": "application/json", "Host": "api.example.com"}
+        event = {
+            "resource": "/v1/{proxy+}",
+            "path": path,
+            "httpMethod": method,
+            "headers": headers,
+            "multiValueHeaders": {name: [value] for name, value in headers.items()},
+            "queryStringParameters": None,
+            "multiValueQueryStringParameters": None,
+            "pathParameters": {"proxy": path.removeprefix("/v1/")},
+            "stageVariables": None,
+            "requestContext": {
+                "accountId": ACCOUNT,
+                "apiId": "a1b2c3d4e5",
+                "resourcePath": "/v1/{proxy+}",
+                "httpMethod": method,
+                "path": f"/Prod{path}",
+                "stage": "Prod",
+                "requestId": str(uuid.uuid4()),
+                "requestTimeEpoch": 1_790_000_000_000,
+                "protocol": "HTTP/1.1",
+                "identity": {"sourceIp": "203.0.113.9", "userArn": None, "caller": None},
+            },
+            "body": None if body is None else json.dumps(body),
+            "isBase64Encoded": False,
+        }
+        result = self.invoke("ApiFunction", event)
+        text = result.get("body") or "{}"
+        if result.get("isBase64Encoded"):
+            text = base64.b64decode(text).decode("utf-8")
+        return int(result["statusCode"]), json.loads(text)
+
+    def execution_arn(self, question_id: str) -> str:
+        return f"arn:aws:states:{REGION}:{ACCOUNT}:execution:{MACHINE_NAME}:{question_id}"
+
+    def finish(self, question_id: str, limit_seconds: float = 120.0) -> str:
+        """Waits for the question's execution to end; returns its status."""
+        arn = self.execution_arn(question_id)
+        deadline = time.monotonic() + limit_seconds
+        while True:
+            status = self.sfn.describe_execution(executionArn=arn)["status"]
+            if status != "RUNNING":
+                return status
+            if time.monotonic() > deadline:
+                raise AssertionError(f"execution {arn} still RUNNING after {limit_seconds} s")
+            time.sleep(0.05)
+
+    def entered_states(self, question_id: str) -> list[str]:
+        """The states the execution entered, in order, from GetExecutionHistory."""
+        events: list[Any] = []
+        pages = self.sfn.get_paginator("get_execution_history")
+        for page in pages.paginate(executionArn=self.execution_arn(question_id)):
+            events += page["events"]
+        return [
+            event["stateEnteredEventDetails"]["name"]
+            for event in events
+            if event["type"].endswith("StateEntered")
+        ]
+
+
+def create_tables(dynamodb: DynamoDBClient, resolve: Resolver) -> None:
+    for logical_id in sorted(TABLES):
+        properties = resolve(RESOURCES[logical_id]["Properties"])
+        arguments = {
+            key: properties[key]
+            for key in (
+                "KeySchema",
+                "AttributeDefinitions",
+                "BillingMode",
+                "GlobalSecondaryIndexes",
+                "LocalSecondaryIndexes",
+            )
+            if key in properties
+        }
+        dynamodb.create_table(TableName=resolve.refs[logical_id], **arguments)
+        ttl = properties.get("TimeToLiveSpecification")
+        if ttl:
+            dynamodb.update_time_to_live(
+                TableName=resolve.refs[logical_id], TimeToLiveSpecification=ttl
+            )
+
+
+def code_zip(code_dir: Path) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.write(code_dir / "app.py", "app.py")
+    return buffer.getvalue()
+
+
+@pytest.fixture
+def stack(osmem_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Stack]:
+    monkeypatch.setenv("AWS_DEFAULT_REGION", REGION)
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
+        monkeypatch.setenv(name, "testing")
+    refs = {
+        "AWS::Region": REGION,
+        "AWS::AccountId": ACCOUNT,
+        "AWS::StackName": STACK,
+        "AWS::Partition": "aws",
+        "AWS::URLSuffix": "amazonaws.com",
+        MACHINE_ID: MACHINE_ARN,
+        **{table: f"{STACK}-{table}" for table in TABLES},
+        **PARAMETERS,
+    }
+    attributes = {f"{rid}.Arn": function_arn(rid) for rid in FUNCTIONS}
+    attributes[f"{MACHINE_ID}.Name"] = MACHINE_NAME
+    attributes["SearchDomain.DomainEndpoint"] = DOMAIN_ENDPOINT
+    with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}):
+        s3 = boto3.client("s3", region_name=REGION)
+        dynamodb = boto3.client("dynamodb", region_name=REGION)
+        kms = boto3.client("kms", region_name=REGION)
+        key = RESOURCES["CertificateKey"]["Properties"]
+        refs["CertificateKey"] = kms.create_key(KeySpec=key["KeySpec"], KeyUsage=key["KeyUsage"])[
+            "KeyMetadata"
+        ]["KeyId"]
+        resolve = Resolver(refs, attributes)
+        bucket = resolve(RESOURCES["DocumentsBucket"]["Properties"]["BucketName"])
+        refs["DocumentsBucket"] = bucket
+        s3.create_bucket(Bucket=bucket)
+        s3.put_bucket_versioning(Bucket=bucket, VersioningConfiguration={"Status": "Enabled"})
+        create_tables(dynamodb, resolve)
+
+        iam = boto3.client("iam", region_name=REGION)
+        role = iam.create_role(
+            RoleName="certiq-role",
+            AssumeRolePolicyDocument=json.dumps({"Version": "2012-10-17", "Statement": []}),
+        )["Role"]["Arn"]
+        lambda_ = boto3.client("lambda", region_name=REGION)
+        globals_ = TEMPLATE["Globals"]["Function"]
+        code_dirs = {}
+        for rid, properties in FUNCTIONS.items():
+            code_dir = ROOT / properties["CodeUri"]
+            code_dirs[function_name(rid)] = code_dir
+            variables = function_environment(rid, resolve)
+            if variables.get("CERTIQ_OPENSEARCH__ENDPOINT") == f"https://{DOMAIN_ENDPOINT}":
+                variables["CERTIQ_OPENSEARCH__ENDPOINT"] = osmem_url
+            lambda_.create_function(
+                FunctionName=function_name(rid),
+                Runtime=properties.get("Runtime", globals_["Runtime"]),
+                Architectures=properties.get("Architectures", globals_["Architectures"]),
+                Handler=properties.get("Handler", globals_["Handler"]),
+                Role=role,
+                Code={"ZipFile": code_zip(code_dir)},
+                Timeout=int(properties.get("Timeout", globals_["Timeout"])),
+                MemorySize=int(properties.get("MemorySize", globals_["MemorySize"])),
+                Environment={"Variables": variables},
+            )
+
+        sfn = boto3.client("stepfunctions", region_name=REGION)
+        substitutions = {
+            name: str(resolve(value)) for name, value in MACHINE["DefinitionSubstitutions"].items()
+        }
+        definition = PLACEHOLDER.sub(lambda m: substitutions[m.group(1)], ASL_TEXT)
+        created = sfn.create_state_machine(
+            name=MACHINE_NAME, definition=definition, roleArn=role, type=MACHINE["Type"]
+        )
+        assert created["stateMachineArn"] == MACHINE_ARN
+
+        # Not in template.yaml: where this process keeps files, and lexical-only retrieval
+        # (the layer ships no embedding model).
+        runner = InProcessLambda(
+            code_dirs,
+            harness={"CERTIQ_HOME": str(tmp_path / "lambda"), "CERTIQ_EMBEDDING__PROVIDER": "none"},
+        )
+        monkeypatch.setattr(
+            LambdaFunction,
+            "_invoke_lambda",
+            lambda function, event=None: runner.invoke(function, event),
+        )
+        yield Stack(s3, dynamodb, kms, lambda_, sfn, resolve, runner)
+    clear_container_caches()
+
+
+@pytest.fixture
+def indexed(stack: Stack) -> Stack:
+    """The stack with one policy PDF ingested through the ingest function."""
+    result = stack.upload("policies/data retention.pdf", build_pdf(POLICY))
+    assert [d["status"] for d in result["documents"]] == ["INDEXED"]
+    return stack
+
+
+def ask(stack: Stack, question: str = QUESTION) -> str:
+    status, accepted = stack.api("POST", "/v1/questions", {"question": question})
+    assert status == 202, accepted
+    return str(accepted["question_id"])
+
+
+# --- the walks themselves ---------------------------------------------------------------------
+
+
+def test_the_main_line_takes_every_task_but_the_failure_recorder() -> None:
+    # GIVEN the ASL's main line and its failure walk from the last task
+    line = main_line()
+    recorder = task_running("RecordFailureFunction")
+    tasks = {name for name, state in STATES.items() if state["Type"] == "Task"}
+    # THEN the main line starts at StartAt, ends well, and runs every Task but the recorder
+    # (a Choice that skips a task is the exception, not the main line)
+    assert line[0] == ASL["StartAt"] and ends_well(STATES[line[-1]])
+    assert tasks - set(line) == {recorder}
+    # AND every step is a transition the ASL allows
+    assert all(b in transitions(STATES[a]) for a, b in itertools.pairwise(line))
+    # AND a failure of the last Task is recorded, then fails the execution
+    walk = failure_walk(line[-1])
+    assert walk[-2] == recorder and STATES[walk[-1]]["Type"] == "Fail"
+
+
+# --- through moto ------------------------------------------------------------------------------
+
+
+def test_a_question_runs_every_state_and_its_certificate_verifies_through_kms(
+    indexed: Stack,
+) -> None:
+    stack = indexed
+    # GIVEN a stack with a policy PDF ingested through the ingest function
+    # WHEN a question is POSTed to the API function, which starts the state machine
+    question_id = ask(stack)
+
+    # THEN the execution succeeds, having entered every state of the main line, in order
+    assert stack.finish(question_id) == "SUCCEEDED"
+    assert stack.entered_states(question_id) == main_line()
+    # AND each Task ran its own function, through Lambda
+    tasks = [name for name in main_line() if STATES[name]["Type"] == "Task"]
+    ran = stack.runner.invoked[stack.runner.invoked.index(function_name("ApiFunction")) + 1 :]
+    expected = [PLACEHOLDER.fullmatch(STATES[name]["Resource"]) for name in tasks]
+    assert ran == [function_name(m.group(1).removesuffix("Arn")) for m in expected if m]
+
+    # AND the API reports the question COMPLETE with a cited answer and a certificate
+    status, view = stack.api("GET", f"/v1/questions/{question_id}")
+    assert status == 200 and view["status"] == QuestionStatus.COMPLETE.value
+    response = view["response"]
+    assert "35 days" in response["answer"]
+    assert response["citations"] and response["citations"][0]["file_name"] == ("data retention.pdf")
+    certificate_id = response["certificate_id"]
+
+    # AND the certificate is an item of the certificates table
+    item = stack.dynamodb.get_item(
+        TableName=stack.table("CertificatesTable"),
+        Key={"certificate_id": {"S": certificate_id}},
+    )["Item"]
+    assert item["question_id"] == {"S": question_id}
+    certificate = Certificate.model_validate_json(item["body"]["S"])
+
+    # AND it verifies through the KMS adapter (VerifyMac on the stack's HMAC key)
+    signer = KmsSigner(stack.kms, stack.resolve.refs["CertificateKey"])
+    assert check(certificate, signer).valid
+    store = DynamoCertificateStore(stack.dynamodb, stack.table("CertificatesTable"))
+    assert store.get(certificate_id) == certificate
+    # AND through the API's verify route
+    status, verdict = stack.api("POST", f"/v1/certificates/{certificate_id}/verify")
+    assert status == 200 and CertificateCheck.model_validate(verdict).valid
+
+    # AND a certificate whose answer was rewritten in the table fails the check
+    forged = certificate.model_copy(update={"answer": "Backups are kept forever."})
+    assert not check(forged, signer).valid
+
+
+def test_a_failing_step_is_caught_recorded_and_fails_the_execution(indexed: Stack) -> None:
+    stack = indexed
+    # GIVEN a stack whose certificates table is gone, so the sealing step cannot store
+    stack.dynamodb.delete_table(TableName=stack.table("CertificatesTable"))
+    failing = task_running("PersistFunction")
+
+    # WHEN a question is asked
+    question_id = ask(stack)
+
+    # THEN the execution FAILED after the Catch path: up to the failing step, then the
+    # failure recorder, then the Fail state
+    assert stack.finish(question_id) == "FAILED"
+    assert stack.entered_states(question_id) == failure_walk(failing)
+    # AND the question is FAILED with the reason the step raised
+    status, view = stack.api("GET", f"/v1/questions/{question_id}")
+    assert status == 200 and view["status"] == QuestionStatus.FAILED.value
+    assert "ResourceNotFoundException" in (view["reason"] or "")
+
+
+def test_a_question_that_ends_early_takes_the_choice_out(indexed: Stack) -> None:
+    stack = indexed
+    # GIVEN a question too short to answer
+    # WHEN it is asked
+    question_id = ask(stack, "backups?")
+
+    # THEN the execution succeeds without running any step past the Choice
+    assert stack.finish(question_id) == "SUCCEEDED"
+    entered = stack.entered_states(question_id)
+    assert entered[0] == ASL["StartAt"] and STATES[entered[-1]]["Type"] == "Succeed"
+    assert all(b in transitions(STATES[a]) for a, b in itertools.pairwise(entered))
+    assert len(entered) < len(main_line())
+    # AND the API holds the clarification request
+    status, view = stack.api("GET", f"/v1/questions/{question_id}")
+    assert status == 200 and view["status"] == QuestionStatus.NEEDS_CLARIFICATION.value
