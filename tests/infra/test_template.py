@@ -441,19 +441,139 @@ def test_search_engine_is_a_choice_with_matching_resources(template: dict[str, A
     assert domain["Properties"]["DomainEndpointOptions"]["EnforceHTTPS"] is True
 
 
-def test_api_routes_v1_behind_iam_and_serves_openapi(template: dict[str, Any]) -> None:
-    # GIVEN the REST API and the API function's events
-    api = template["Resources"]["CertiqApi"]["Properties"]
+API_ROUTES = {
+    ("post", "/v1/questions"),
+    ("x-amazon-apigateway-any-method", "/v1/{proxy+}"),
+    ("get", "/openapi.json"),
+}
+PUBLIC_ROUTES = {("get", "/openapi.json")}
+
+
+def swagger_method(method: str) -> str:
+    return "x-amazon-apigateway-any-method" if method.upper() == "ANY" else method.lower()
+
+
+def test_api_routes_match_the_function_events_and_integrate_it(
+    template: dict[str, Any], transformed: dict[str, Any]
+) -> None:
+    # GIVEN the REST API's description and the API function's events
+    body = template["Resources"]["CertiqApi"]["Properties"]["DefinitionBody"]
     events = template["Resources"]["ApiFunction"]["Properties"]["Events"].values()
-    routes = {(e["Properties"]["Method"].upper(), e["Properties"]["Path"]) for e in events}
-    # THEN /v1/{proxy+} takes any method and /openapi.json answers GET
-    assert routes == {("ANY", "/v1/{proxy+}"), ("GET", "/openapi.json")}
+    described = {(m, path) for path, methods in body["paths"].items() for m in methods}
+    # THEN the routes are the product's, and each has an Api event on this API (which gives
+    # API Gateway its Lambda permission)
+    assert described == API_ROUTES
     assert all(e["Type"] == "Api" for e in events)
     assert all(e["Properties"]["RestApiId"] == {"Ref": "CertiqApi"} for e in events)
-    # AND requests are IAM-signed by default, throttled, with CORS
-    assert api["Auth"]["DefaultAuthorizer"] == "AWS_IAM"
-    assert all("ThrottlingRateLimit" in s for s in api["MethodSettings"])
-    assert "AllowOrigin" in api["Cors"]
+    routed = {(swagger_method(e["Properties"]["Method"]), e["Properties"]["Path"]) for e in events}
+    assert routed == API_ROUTES
+    # AND each route proxies to the API function, and only to it
+    for method, path in API_ROUTES:
+        integration = body["paths"][path][method]["x-amazon-apigateway-integration"]
+        assert integration["type"] == "aws_proxy" and integration["httpMethod"] == "POST"
+        assert "${ApiFunction.Arn}" in integration["uri"]["Fn::Sub"]
+    # AND after the transform SAM has added the CORS preflight to each path
+    deployed = transformed["Resources"]["CertiqApi"]["Properties"]["Body"]["paths"]
+    assert all("options" in deployed[path] for _, path in API_ROUTES)
+
+
+def test_api_authentication_is_iam_or_cognito_by_parameter(template: dict[str, Any]) -> None:
+    # GIVEN the ApiAuth parameter and the API's security
+    parameter = template["Parameters"]["ApiAuth"]
+    condition = template["Conditions"]["UseCognitoAuth"]
+    body = template["Resources"]["CertiqApi"]["Properties"]["DefinitionBody"]
+    # THEN it chooses IAM (the default) or COGNITO
+    assert (parameter["AllowedValues"], parameter["Default"]) == (["IAM", "COGNITO"], "IAM")
+    assert condition == {"Fn::Equals": [{"Ref": "ApiAuth"}, "COGNITO"]}
+    # AND every route but the public description requires the chosen scheme
+    chosen = {"Fn::If": ["UseCognitoAuth", [{"cognito": []}], [{"sigv4": []}]]}
+    for method, path in API_ROUTES - PUBLIC_ROUTES:
+        assert body["paths"][path][method]["security"] == chosen, (method, path)
+    for method, path in PUBLIC_ROUTES:
+        assert "security" not in body["paths"][path][method]
+    # AND the schemes are SigV4, or a Cognito authorizer on the stack's own user pool
+    cognito, sigv4 = body["securityDefinitions"]["Fn::If"][1:]
+    assert sigv4["sigv4"]["x-amazon-apigateway-authtype"] == "awsSigv4"
+    authorizer = cognito["cognito"]["x-amazon-apigateway-authorizer"]
+    assert authorizer["type"] == "cognito_user_pools"
+    assert authorizer["providerARNs"] == [{"Fn::GetAtt": ["ApiUserPool", "Arn"]}]
+    pool = template["Resources"]["ApiUserPool"]
+    assert pool["Condition"] == "UseCognitoAuth"
+    assert pool["Properties"]["AdminCreateUserConfig"]["AllowAdminCreateUserOnly"] is True
+
+
+def test_api_is_throttled_logged_and_validates_requests(template: dict[str, Any]) -> None:
+    # GIVEN the REST API
+    api = template["Resources"]["CertiqApi"]["Properties"]
+    body = api["DefinitionBody"]
+    # THEN every route of the stage is throttled by parameters, and CORS is configured
+    (settings,) = api["MethodSettings"]
+    assert (settings["ResourcePath"], settings["HttpMethod"]) == ("/*", "*")
+    assert settings["ThrottlingRateLimit"] == {"Ref": "ApiThrottlingRateLimit"}
+    assert settings["ThrottlingBurstLimit"] == {"Ref": "ApiThrottlingBurstLimit"}
+    assert api["Cors"]["AllowOrigin"] == {"Fn::Sub": "'${CorsAllowOrigin}'"}
+    assert api["AccessLogSetting"]["DestinationArn"] == {"Fn::GetAtt": ["ApiAccessLogGroup", "Arn"]}
+    # AND API Gateway validates parameters everywhere and the body of POST /v1/questions
+    validators = body["x-amazon-apigateway-request-validators"]
+    assert validators[body["x-amazon-apigateway-request-validator"]]["validateRequestParameters"]
+    ask = body["paths"]["/v1/questions"]["post"]
+    assert validators[ask["x-amazon-apigateway-request-validator"]]["validateRequestBody"]
+    (parameter,) = ask["parameters"]
+    assert parameter["schema"] == {"$ref": "#/definitions/QuestionRequest"}
+
+
+def test_gateway_question_model_agrees_with_the_pydantic_contract(template: dict[str, Any]) -> None:
+    # GIVEN the body model API Gateway checks and certiq.models.QuestionRequest's JSON Schema
+    from certiq.models import QuestionRequest
+
+    model = template["Resources"]["CertiqApi"]["Properties"]["DefinitionBody"]["definitions"][
+        "QuestionRequest"
+    ]
+    contract = QuestionRequest.model_json_schema()
+    # THEN the gateway requires what the contract requires, and names only its fields
+    assert model["required"] == contract["required"]
+    assert set(model["properties"]) <= set(contract["properties"])
+    # AND a field's limits are never stricter at the gateway than in the contract (a request
+    # the function would accept is never refused before it)
+    for name, rules in model["properties"].items():
+        field = contract["properties"][name]
+        options = field.get("anyOf", [field])
+        strings = [o for o in options if o.get("type") == "string"]
+        assert strings, name
+        if "maxLength" in rules:
+            assert rules["maxLength"] >= max(o.get("maxLength", 0) for o in strings), name
+        if "pattern" in rules:
+            assert rules["pattern"] in {o.get("pattern") for o in strings}, name
+        assert "minLength" not in rules, name  # Validate answers short questions itself
+        if "enum" in rules:
+            assert rules["enum"] in [o.get("enum") for o in strings], name
+
+
+def test_failed_ingestions_and_executions_are_queued_and_alarmed(
+    template: dict[str, Any],
+) -> None:
+    # GIVEN the stack's queues, rules and alarms
+    resources = template["Resources"]
+    alarms = {
+        rid: resource["Properties"]
+        for rid, resource in resources.items()
+        if resource["Type"] == "AWS::CloudWatch::Alarm"
+    }
+    # THEN an S3 event the ingest function cannot handle after its retries lands in a queue
+    ingest = resources["IngestFunction"]["Properties"]
+    assert ingest["DeadLetterQueue"]["TargetArn"] == {
+        "Fn::GetAtt": ["IngestDeadLetterQueue", "Arn"]
+    }
+    # AND a failed, timed-out or aborted execution of the state machine lands in a queue
+    rule = resources["FailedExecutionsRule"]["Properties"]
+    assert rule["EventPattern"]["detail"]["stateMachineArn"] == [{"Ref": "AnswerStateMachine"}]
+    assert set(rule["EventPattern"]["detail"]["status"]) == {"FAILED", "TIMED_OUT", "ABORTED"}
+    assert [t["Arn"] for t in rule["Targets"]] == [{"Fn::GetAtt": ["FailedExecutionsQueue", "Arn"]}]
+    # AND alarms watch the ingest queue and the state machine's failures, notifying the topic
+    watched = json.dumps(alarms)
+    assert '"IngestDeadLetterQueue", "QueueName"' in watched
+    assert '"MetricName": "ExecutionsFailed"' in watched
+    assert all(alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}] for alarm in alarms.values())
 
 
 def test_outputs_name_what_clients_need(template: dict[str, Any]) -> None:

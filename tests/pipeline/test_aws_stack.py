@@ -484,6 +484,8 @@ def stack(osmem_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> It
         "AWS::URLSuffix": "amazonaws.com",
         MACHINE_ID: MACHINE_ARN,
         **{table: f"{STACK}-{table}" for table in TABLES},
+        # Parameters at their defaults, but for the ones this test chooses.
+        **{name: str(spec.get("Default", "")) for name, spec in TEMPLATE["Parameters"].items()},
         **PARAMETERS,
     }
     attributes = {f"{rid}.Arn": function_arn(rid) for rid in FUNCTIONS}
