@@ -8,26 +8,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from certiq.adapters.local.blob_folder import FolderBlobStore
 from certiq.adapters.local.clock import SystemClock
-from certiq.adapters.local.fts_index import SqliteSearchIndex
-from certiq.adapters.local.key_file_signer import KeyFileSigner
-from certiq.adapters.local.sqlite_db import SqliteDatabase
-from certiq.adapters.local.sqlite_stores import (
-    SqliteCertificateStore,
-    SqliteDocumentStore,
-    SqliteQuestionStore,
-)
 from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.config import Settings
 from certiq.errors import ConfigurationError
 from certiq.guardrails.language import FunctionWordDetector
 from certiq.ports import Embedder, Orchestrator, SearchIndex
 from certiq.steps.deps import Deps
-from certiq.trust.verifier import LexicalVerifier
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
+
+    from certiq.adapters.local.sqlite_db import SqliteDatabase
 
 
 def build_deps(settings: Settings) -> Deps:
@@ -67,6 +59,18 @@ def build_idempotency_store(settings: Settings) -> BasePersistenceLayer:
 
 
 def _local_deps(settings: Settings) -> Deps:
+    # Imported here: the SQLite index loads numpy, which a Lambda cold start should not pay for.
+    from certiq.adapters.local.blob_folder import FolderBlobStore
+    from certiq.adapters.local.fts_index import SqliteSearchIndex
+    from certiq.adapters.local.key_file_signer import KeyFileSigner
+    from certiq.adapters.local.sqlite_db import SqliteDatabase
+    from certiq.adapters.local.sqlite_stores import (
+        SqliteCertificateStore,
+        SqliteDocumentStore,
+        SqliteQuestionStore,
+    )
+    from certiq.trust.verifier import LexicalVerifier
+
     settings.home.mkdir(parents=True, exist_ok=True)
     db = SqliteDatabase(settings.home)
     clock = SystemClock()
@@ -124,6 +128,7 @@ def _aws_deps(settings: Settings) -> Deps:
     )
     from certiq.adapters.aws.kms_signer import KmsSigner
     from certiq.adapters.aws.s3_blobs import S3BlobStore
+    from certiq.trust.verifier import LexicalVerifier  # numpy: loaded when Deps are built
 
     aws = settings.aws
     missing = [

@@ -9,10 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Protocol
 
 from certiq.models import (
     Certificate,
@@ -26,6 +23,11 @@ from certiq.models import (
     QuestionStatus,
     SearchHit,
 )
+
+if TYPE_CHECKING:
+    # Annotations only: importing numpy would cost every Lambda cold start ~100 ms.
+    import numpy as np
+    from numpy.typing import NDArray
 
 
 class BlobStore(Protocol):

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools import Logger
-from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from certiq.bootstrap import build_deps, build_idempotency_store
@@ -15,6 +14,10 @@ from certiq.config import get_settings
 from certiq.models import QuestionState
 from certiq.steps import STEPS
 from certiq.steps.deps import Deps
+
+if TYPE_CHECKING:
+    # Only the ingest function builds the store; importing it loads boto3 for every function.
+    from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
 
 logger = Logger(service="certiq")
 

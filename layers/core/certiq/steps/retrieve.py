@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from certiq.models import QuestionState, QuestionStatus, SearchMetadata
 from certiq.retrieval.search import engine_name, hybrid_search
-from certiq.retrieval.spans import select_spans
 from certiq.steps.deps import Deps
 
 
 def retrieve(state: QuestionState, deps: Deps) -> QuestionState:
+    # Imported here: spans load numpy and rank-bm25, which the other functions' cold starts
+    # (every function imports certiq.steps) should not pay for.
+    from certiq.retrieval.spans import select_spans
+
     deps.questions.set_status(state.question_id, QuestionStatus.RETRIEVING)
     settings = deps.settings.retrieval
     mode = state.retrieval_mode or settings.mode
