@@ -203,9 +203,12 @@ class Resolver:
             return {key: self(value) for key, value in node.items()}
         ((function, args),) = node.items()
         if function == "Ref":
+            assert args in self.refs, f"the moto stack has no {args}: create it in stack()"
             return self.refs[args]
         if function == "Fn::GetAtt":
-            return self.attributes[".".join(args) if isinstance(args, list) else args]
+            name = ".".join(args) if isinstance(args, list) else args
+            assert name in self.attributes, f"the moto stack has no {name}: add it in stack()"
+            return self.attributes[name]
         if function == "Fn::If":
             name, when_true, when_false = args
             return self(when_true if self.conditions[name] else when_false)
