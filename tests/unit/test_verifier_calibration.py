@@ -10,7 +10,15 @@ from certiq.config import PolicySettings
 from certiq.evaluation.verification import read_pairs, score_pairs
 from certiq.trust.verifier import MODEL_PATH, LexicalVerifier
 
-SCIFACT = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "scifact"
+# ../shared beside the checkout (main), or beside the worktrees' folder (a helper's worktree).
+SCIFACT = next(
+    (
+        folder / "shared" / "data" / "scifact"
+        for folder in Path(__file__).resolve().parents[3:5]
+        if (folder / "shared" / "data" / "scifact").is_dir()
+    ),
+    Path(__file__).resolve().parents[3] / "shared" / "data" / "scifact",
+)
 VERIFIER = LexicalVerifier()
 
 

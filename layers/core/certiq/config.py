@@ -78,6 +78,12 @@ class PolicySettings(Group):
     tau_entail: float = Field(default=0.6, ge=0, le=1)
     tau_contradict: float = Field(default=0.5, ge=0, le=1)
     unverified: Literal["mark", "drop"] = "mark"
+    min_evidence: int = Field(
+        default=1,
+        ge=1,
+        le=10,
+        description="citations kept as evidence at least, when that many support the claim",
+    )
 
 
 class EmbeddingSettings(Group):
