@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 # One BLAS thread, set before numpy loads OpenBLAS: on a shared or busy CPU its worker threads
 # spin against each other and made MiniLM's small matrix products 10-100x slower (test_minilm:
@@ -20,6 +20,9 @@ from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, PageBreak, Paragraph, SimpleDocTemplate
+
+from tests.provider_fakes import ProviderServer
+from tests.provider_fakes import serve as serve_provider
 
 MakePdf = Callable[[Sequence[Sequence[str]]], bytes]
 
@@ -104,3 +107,9 @@ def image_only_pdf() -> bytes:
     canvas.showPage()
     canvas.save()
     return out.getvalue()
+
+
+@pytest.fixture
+def provider_server() -> Iterator[ProviderServer]:
+    """A fake Anthropic / OpenAI HTTP server on 127.0.0.1 (tests/provider_fakes.py)."""
+    yield from serve_provider()

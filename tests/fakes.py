@@ -192,6 +192,7 @@ def make_question(
     tenant: str = "tenant-a",
     status: QuestionStatus = QuestionStatus.RECEIVED,
     at: datetime = EPOCH,
+    conversation_id: str | None = "conv-1",
 ) -> QuestionRecord:
     return QuestionRecord(
         question_id=question_id,
@@ -199,7 +200,7 @@ def make_question(
         status=status,
         created_at=at,
         updated_at=at,
-        conversation_id="conv-1",
+        conversation_id=conversation_id,
     )
 
 

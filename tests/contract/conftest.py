@@ -24,7 +24,7 @@ from certiq.adapters.aws.dynamodb_stores import (
 )
 from certiq.adapters.aws.kms_signer import KmsSigner
 from certiq.adapters.aws.s3_blobs import S3BlobStore
-from certiq.adapters.aws.tables import TABLE_KEYS, attribute_definitions, key_schema
+from certiq.adapters.aws.tables import TABLE_KEYS, create_table_args
 from certiq.adapters.local.blob_folder import FolderBlobStore
 from certiq.adapters.local.fts_index import SqliteSearchIndex
 from certiq.adapters.local.key_file_signer import KeyFileSigner
@@ -127,12 +127,7 @@ def aws(
         )
         world.s3.create_bucket(Bucket=BUCKET)
         for logical, table_name in world.tables.items():
-            world.dynamodb.create_table(
-                TableName=table_name,
-                KeySchema=key_schema(logical),
-                AttributeDefinitions=attribute_definitions(logical),
-                BillingMode="PAY_PER_REQUEST",
-            )
+            world.dynamodb.create_table(**create_table_args(logical, table_name))
         yield world
 
 

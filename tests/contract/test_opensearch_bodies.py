@@ -38,9 +38,9 @@ from certiq.adapters.aws.opensearch_index import (
     lexical_query_body,
     load_index_body,
 )
-from certiq.bootstrap import ConfigurationError, _search_index
+from certiq.bootstrap import _search_index
 from certiq.config import REPO_ROOT, OpenSearchSettings, Settings
-from certiq.errors import TransientError
+from certiq.errors import ConfigurationError, TransientError
 from certiq.models import Chunk
 from tests.fakes import make_chunk
 

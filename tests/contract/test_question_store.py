@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from certiq.errors import AlreadyExists, NotFound
@@ -114,3 +116,27 @@ def test_complete_of_an_unknown_question_raises_not_found(question_store: Questi
     with pytest.raises(NotFound):
         question_store.complete("q-ghost", make_response("q-ghost"))
     assert question_store.get("q-ghost") is None
+
+
+def test_conversation_lists_its_questions_oldest_first_within_the_tenant(
+    question_store: QuestionStore,
+) -> None:
+    # GIVEN two questions of conversation c-1 created out of order, one of c-2, one without a
+    # conversation, and one of another tenant's c-1
+    later = EPOCH + timedelta(minutes=5)
+    question_store.create(make_question("q-late", conversation_id="c-1", at=later))
+    question_store.create(make_question("q-early", conversation_id="c-1", at=EPOCH))
+    question_store.create(make_question("q-other", conversation_id="c-2", at=EPOCH))
+    question_store.create(make_question("q-alone", conversation_id=None, at=EPOCH))
+    question_store.create(
+        make_question("q-foreign", tenant="tenant-b", conversation_id="c-1", at=EPOCH)
+    )
+    question_store.complete("q-early", make_response("q-early"))
+
+    # WHEN conversation c-1 of tenant-a is listed
+    records = question_store.conversation("tenant-a", "c-1")
+
+    # THEN only its two questions come back, oldest first, with their current state
+    assert [record.question_id for record in records] == ["q-early", "q-late"]
+    assert records[0].response is not None and records[0].status == QuestionStatus.COMPLETE
+    assert question_store.conversation("tenant-a", "c-unknown") == []

@@ -17,6 +17,7 @@ from cfnlint.decode import decode
 from pydantic import BaseModel
 from samtranslator.translator.transform import transform
 
+from certiq.adapters.aws.tables import attribute_definitions, global_secondary_indexes, key_schema
 from certiq.config import Settings
 
 pytestmark = pytest.mark.infra
@@ -350,10 +351,10 @@ def test_certificate_key_signs_with_hmac_and_only_the_account_administers_it(
 
 
 TABLES = {
-    "DocumentsTable": ([("tenant", "HASH"), ("doc_id", "RANGE")], None),
-    "QuestionsTable": ([("question_id", "HASH")], "expires_at"),
-    "CertificatesTable": ([("certificate_id", "HASH")], None),
-    "IdempotencyTable": ([("id", "HASH")], "expiration"),
+    "DocumentsTable": ("documents", None),
+    "QuestionsTable": ("questions", "expires_at"),
+    "CertificatesTable": ("certificates", None),
+    "IdempotencyTable": ("idempotency", "expiration"),
 }
 
 
@@ -362,11 +363,11 @@ def test_table_has_its_keys_ttl_and_protections(table_id: str, template: dict[st
     # GIVEN a table
     table = template["Resources"][table_id]
     properties = table["Properties"]
-    keys, ttl = TABLES[table_id]
-    # THEN its key schema is the documented one, with string attributes
-    assert [(k["AttributeName"], k["KeyType"]) for k in properties["KeySchema"]] == keys
-    types = {a["AttributeName"]: a["AttributeType"] for a in properties["AttributeDefinitions"]}
-    assert types == {name: "S" for name, _ in keys}
+    logical, ttl = TABLES[table_id]
+    # THEN its keys, attributes and secondary indexes are the adapters' (certiq...tables)
+    assert properties["KeySchema"] == key_schema(logical)
+    assert properties["AttributeDefinitions"] == attribute_definitions(logical)
+    assert properties.get("GlobalSecondaryIndexes", []) == global_secondary_indexes(logical)
     # AND its TTL attribute (if any) is the documented one
     ttl_spec = properties.get("TimeToLiveSpecification")
     assert ttl_spec == (None if ttl is None else {"AttributeName": ttl, "Enabled": True})

@@ -33,7 +33,7 @@ from moto import mock_aws
 from certiq.adapters.aws.dynamodb_stores import DynamoDocumentStore
 from certiq.adapters.aws.idempotency import dynamodb_idempotency_store
 from certiq.adapters.aws.s3_blobs import S3BlobStore
-from certiq.adapters.aws.tables import attribute_definitions, key_schema
+from certiq.adapters.aws.tables import create_table_args
 from certiq.bootstrap import build_deps
 from certiq.config import EmbeddingSettings, Settings
 from certiq.ingestion import s3_events
@@ -168,12 +168,7 @@ def fake_aws_environment(monkeypatch: pytest.MonkeyPatch, scratch: Path) -> None
 def create_tables(dynamodb: DynamoDBClient) -> dict[str, str]:
     tables = {logical: f"certiq-{logical}" for logical in ("documents", "idempotency")}
     for logical, name in tables.items():
-        dynamodb.create_table(
-            TableName=name,
-            KeySchema=key_schema(logical),
-            AttributeDefinitions=attribute_definitions(logical),
-            BillingMode="PAY_PER_REQUEST",
-        )
+        dynamodb.create_table(**create_table_args(logical, name))
     return tables
 
 

@@ -20,7 +20,7 @@ from certiq.adapters.local.sqlite_stores import (
 )
 from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.config import Settings
-from certiq.errors import CertiqError
+from certiq.errors import ConfigurationError
 from certiq.guardrails.language import FunctionWordDetector
 from certiq.ports import Embedder, Orchestrator, SearchIndex
 from certiq.steps.deps import Deps
@@ -28,10 +28,6 @@ from certiq.trust.verifier import LexicalVerifier
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
-
-
-class ConfigurationError(CertiqError):
-    pass
 
 
 def build_deps(settings: Settings) -> Deps:

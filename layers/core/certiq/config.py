@@ -86,6 +86,27 @@ class PolicySettings(Group):
     )
 
 
+class LlmSettings(Group):
+    """Model providers, for every use of a model (answering, judging, translating, decomposing).
+
+    API keys are read by the providers' SDKs from their own variables (ANTHROPIC_API_KEY,
+    OPENAI_API_KEY); ``provider`` names the model used for the auxiliary tasks, none offline.
+    """
+
+    provider: Literal["none", "anthropic", "openai"] = Field(
+        default="none", description="model for translation, claim decomposition and judging"
+    )
+    anthropic_model: str = "claude-sonnet-5"
+    openai_model: str = "gpt-4.1-mini"
+    anthropic_base_url: str = Field(default="", description="empty: the SDK's default endpoint")
+    openai_base_url: str = Field(default="", description="empty: the SDK's default endpoint")
+    timeout_seconds: float = Field(default=30.0, gt=0, description="per request")
+    max_retries: int = Field(
+        default=3, ge=0, description="SDK retries (backoff with jitter) on 408/409/429/5xx"
+    )
+    max_output_tokens: int = Field(default=1024, ge=1)
+
+
 class EmbeddingSettings(Group):
     """auto: all-MiniLM-L6-v2 when its package is installed, otherwise lexical-only (none)."""
 
@@ -134,6 +155,7 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = RetrievalSettings()
     answer: AnswerSettings = AnswerSettings()
     policy: PolicySettings = PolicySettings()
+    llm: LlmSettings = LlmSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     opensearch: OpenSearchSettings = OpenSearchSettings()
     aws: AwsSettings = AwsSettings()
@@ -142,7 +164,15 @@ class Settings(BaseSettings):
         """SHA-256 of what shapes an answer (not where data lives), recorded in certificates."""
         shaping = self.model_dump(
             mode="json",
-            include={"index_language", "validation", "redaction", "retrieval", "answer", "policy"},
+            include={
+                "index_language",
+                "validation",
+                "redaction",
+                "retrieval",
+                "answer",
+                "policy",
+                "llm",
+            },
         )
         return hashlib.sha256(json.dumps(shaping, sort_keys=True).encode()).hexdigest()
 

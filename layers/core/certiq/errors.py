@@ -30,3 +30,11 @@ class InvalidRequest(CertiqError):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+
+class ConfigurationError(CertiqError):
+    """Settings that cannot work (a missing table name, a provider without its key)."""
+
+
+class ProviderError(CertiqError):
+    """A model provider refused the request or answered something unusable (not worth retrying)."""

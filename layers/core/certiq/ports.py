@@ -81,6 +81,10 @@ class QuestionStore(Protocol):
 
     def get(self, question_id: str) -> QuestionRecord | None: ...
 
+    def conversation(self, tenant: str, conversation_id: str) -> list[QuestionRecord]:
+        """The tenant's questions asked in one conversation, oldest first (ties by id)."""
+        ...
+
 
 class CertificateStore(Protocol):
     def put_once(self, certificate: Certificate) -> None:

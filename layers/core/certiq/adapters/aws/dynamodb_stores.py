@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from botocore.exceptions import ClientError
 
 from certiq.adapters.aws._errors import error_code, transient_errors
+from certiq.adapters.aws.tables import CONVERSATION_INDEX
 from certiq.errors import AlreadyExists, NotFound
 from certiq.models import (
     Certificate,
@@ -139,6 +140,9 @@ class DynamoQuestionStore:
             "updated_at": _s(record.updated_at.isoformat()),
             "body": _s(record.model_dump_json(exclude=set(QUESTION_MUTABLE_FIELDS))),
         }
+        if record.conversation_id is not None:
+            item["conversation_key"] = _s(_conversation_key(record.tenant, record.conversation_id))
+            item["created_at"] = _s(_age_key(record.created_at))
         if record.reason is not None:
             item["reason"] = _s(record.reason)
         if record.response is not None:
@@ -190,17 +194,28 @@ class DynamoQuestionStore:
                 ConsistentRead=True,
             )
         item = found.get("Item")
-        if item is None:
-            return None
-        fields: dict[str, Any] = json.loads(_required(item, "body"))
-        response = _string(item, "response")
-        fields.update(
-            status=_required(item, "status"),
-            reason=_string(item, "reason"),
-            updated_at=_required(item, "updated_at"),
-            response=None if response is None else json.loads(response),
-        )
-        return QuestionRecord.model_validate(fields)
+        return None if item is None else _question(item)
+
+    def conversation(self, tenant: str, conversation_id: str) -> list[QuestionRecord]:
+        # A global secondary index is eventually consistent: a question created a moment ago
+        # may be missing for a moment (never a changed one: status lives on the same item).
+        query: QueryInputTypeDef = {
+            "TableName": self.table_name,
+            "IndexName": CONVERSATION_INDEX,
+            "KeyConditionExpression": "conversation_key = :key",
+            "ExpressionAttributeValues": {":key": _s(_conversation_key(tenant, conversation_id))},
+        }
+        records: list[QuestionRecord] = []
+        while True:
+            with transient_errors("DynamoDB Query"):
+                page = self._ddb.query(**query)
+            records.extend(_question(item) for item in page.get("Items", []))
+            last = page.get("LastEvaluatedKey")
+            if not last:
+                break
+            query["ExclusiveStartKey"] = last
+        records.sort(key=lambda record: (_age_key(record.created_at), record.question_id))
+        return records
 
     def _update(
         self,
@@ -227,6 +242,22 @@ class DynamoQuestionStore:
                 if error_code(error) == CONDITION_FAILED:
                     raise NotFound(f"question {question_id} not found") from error
                 raise
+
+
+def _conversation_key(tenant: str, conversation_id: str) -> str:
+    return f"{tenant}#{conversation_id}"
+
+
+def _question(item: Mapping[str, AttributeValueTypeDef]) -> QuestionRecord:
+    fields: dict[str, Any] = json.loads(_required(item, "body"))
+    response = _string(item, "response")
+    fields.update(
+        status=_required(item, "status"),
+        reason=_string(item, "reason"),
+        updated_at=_required(item, "updated_at"),
+        response=None if response is None else json.loads(response),
+    )
+    return QuestionRecord.model_validate(fields)
 
 
 class DynamoCertificateStore:

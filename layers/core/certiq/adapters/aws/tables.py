@@ -1,7 +1,7 @@
-"""The DynamoDB tables' key schemas, as data.
+"""The DynamoDB tables' key schemas and secondary indexes, as data.
 
-The adapters, the contract tests (which create the tables under moto) and the SAM template
-(checked by tests/infra) all read the same shape from here. Every key attribute is a string.
+The adapters, the tests (which create the tables under moto) and the SAM template (checked by
+tests/infra) all read the same shape from here. Every key attribute is a string.
 """
 
 from __future__ import annotations
@@ -9,11 +9,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final, Literal
 
 if TYPE_CHECKING:
-    from mypy_boto3_dynamodb.type_defs import AttributeDefinitionTypeDef, KeySchemaElementTypeDef
+    from mypy_boto3_dynamodb.type_defs import (
+        AttributeDefinitionTypeDef,
+        CreateTableInputTypeDef,
+        GlobalSecondaryIndexTypeDef,
+        KeySchemaElementTypeDef,
+    )
 
 KeyType = Literal["HASH", "RANGE"]
+Keys = list[tuple[str, KeyType]]
 
-TABLE_KEYS: Final[dict[str, list[tuple[str, KeyType]]]] = {
+TABLE_KEYS: Final[dict[str, Keys]] = {
     "documents": [("tenant", "HASH"), ("doc_id", "RANGE")],
     "questions": [("question_id", "HASH")],
     "certificates": [("certificate_id", "HASH")],
@@ -21,12 +27,49 @@ TABLE_KEYS: Final[dict[str, list[tuple[str, KeyType]]]] = {
     "idempotency": [("id", "HASH")],
 }
 
+# A conversation's questions, oldest first. Sparse: only questions with a conversation_id carry
+# conversation_key ("<tenant>#<conversation_id>"), so other questions cost the index nothing.
+CONVERSATION_INDEX: Final = "by-conversation"
+
+TABLE_INDEXES: Final[dict[str, dict[str, Keys]]] = {
+    "questions": {CONVERSATION_INDEX: [("conversation_key", "HASH"), ("created_at", "RANGE")]},
+}
+
 
 def key_schema(table: str) -> list[KeySchemaElementTypeDef]:
     """KeySchema for CreateTable / AWS::DynamoDB::Table."""
-    return [{"AttributeName": name, "KeyType": kind} for name, kind in TABLE_KEYS[table]]
+    return _schema(TABLE_KEYS[table])
 
 
 def attribute_definitions(table: str) -> list[AttributeDefinitionTypeDef]:
-    """AttributeDefinitions for CreateTable / AWS::DynamoDB::Table (key attributes only)."""
-    return [{"AttributeName": name, "AttributeType": "S"} for name, _ in TABLE_KEYS[table]]
+    """AttributeDefinitions for CreateTable / AWS::DynamoDB::Table: every key and index key."""
+    names = [name for name, _ in TABLE_KEYS[table]]
+    for keys in TABLE_INDEXES.get(table, {}).values():
+        names.extend(name for name, _ in keys if name not in names)
+    return [{"AttributeName": name, "AttributeType": "S"} for name in names]
+
+
+def global_secondary_indexes(table: str) -> list[GlobalSecondaryIndexTypeDef]:
+    """GlobalSecondaryIndexes for CreateTable / AWS::DynamoDB::Table (all attributes projected)."""
+    return [
+        {"IndexName": name, "KeySchema": _schema(keys), "Projection": {"ProjectionType": "ALL"}}
+        for name, keys in TABLE_INDEXES.get(table, {}).items()
+    ]
+
+
+def create_table_args(table: str, table_name: str) -> CreateTableInputTypeDef:
+    """The whole CreateTable request of a logical table, on-demand, as the template has it."""
+    args: CreateTableInputTypeDef = {
+        "TableName": table_name,
+        "KeySchema": key_schema(table),
+        "AttributeDefinitions": attribute_definitions(table),
+        "BillingMode": "PAY_PER_REQUEST",
+    }
+    indexes = global_secondary_indexes(table)
+    if indexes:
+        args["GlobalSecondaryIndexes"] = indexes
+    return args
+
+
+def _schema(keys: Keys) -> list[KeySchemaElementTypeDef]:
+    return [{"AttributeName": name, "KeyType": kind} for name, kind in keys]

@@ -132,6 +132,21 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
         ALTER TABLE chunks_fts_v4 RENAME TO chunks_fts;
         """,
     ),
+    (
+        5,
+        """
+        -- A conversation's questions, oldest first.
+        ALTER TABLE questions ADD COLUMN conversation_id TEXT;
+        ALTER TABLE questions ADD COLUMN created_key TEXT;
+        -- utc_key's format; rows from before this step keep whole seconds only.
+        UPDATE questions SET
+            conversation_id = json_extract(body, '$.conversation_id'),
+            created_key = strftime('%Y-%m-%dT%H:%M:%S', json_extract(body, '$.created_at'))
+                || '.000000';
+        CREATE INDEX questions_by_conversation
+            ON questions (tenant, conversation_id, created_key, question_id);
+        """,
+    ),
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]

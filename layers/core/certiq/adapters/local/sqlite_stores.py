@@ -77,12 +77,14 @@ class SqliteQuestionStore:
         try:
             with self._db.transaction() as conn:
                 conn.execute(
-                    "INSERT INTO questions"
-                    " (question_id, tenant, status, reason, updated_at, response, body)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO questions (question_id, tenant, conversation_id, created_key,"
+                    " status, reason, updated_at, response, body)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         record.question_id,
                         record.tenant,
+                        record.conversation_id,
+                        utc_key(record.created_at),
                         record.status.value,
                         record.reason,
                         record.updated_at.isoformat(),
@@ -112,21 +114,19 @@ class SqliteQuestionStore:
     def get(self, question_id: str) -> QuestionRecord | None:
         with self._db.read() as conn:
             row = conn.execute(
-                "SELECT body, status, reason, updated_at, response FROM questions"
-                " WHERE question_id = ?",
+                f"SELECT {_QUESTION_COLUMNS} FROM questions WHERE question_id = ?",
                 (question_id,),
             ).fetchone()
-        if row is None:
-            return None
-        body, status, reason, updated_at, response = row
-        fields: dict[str, Any] = json.loads(body)
-        fields.update(
-            status=status,
-            reason=reason,
-            updated_at=updated_at,
-            response=None if response is None else json.loads(response),
-        )
-        return QuestionRecord.model_validate(fields)
+        return None if row is None else _question(row)
+
+    def conversation(self, tenant: str, conversation_id: str) -> list[QuestionRecord]:
+        with self._db.read() as conn:
+            rows = conn.execute(
+                f"SELECT {_QUESTION_COLUMNS} FROM questions"
+                " WHERE tenant = ? AND conversation_id = ? ORDER BY created_key, question_id",
+                (tenant, conversation_id),
+            ).fetchall()
+        return [_question(row) for row in rows]
 
     def _update(self, question_id: str, assignments: str, values: tuple[Any, ...]) -> None:
         with self._db.transaction() as conn:
@@ -136,6 +136,21 @@ class SqliteQuestionStore:
             )
             if cursor.rowcount == 0:
                 raise NotFound(f"question {question_id} not found")
+
+
+_QUESTION_COLUMNS = "body, status, reason, updated_at, response"
+
+
+def _question(row: tuple[str, str, str | None, str, str | None]) -> QuestionRecord:
+    body, status, reason, updated_at, response = row
+    fields: dict[str, Any] = json.loads(body)
+    fields.update(
+        status=status,
+        reason=reason,
+        updated_at=updated_at,
+        response=None if response is None else json.loads(response),
+    )
+    return QuestionRecord.model_validate(fields)
 
 
 class SqliteCertificateStore:
