@@ -107,6 +107,21 @@ class LlmSettings(Group):
     max_output_tokens: int = Field(default=1024, ge=1)
 
 
+class VerificationSettings(Group):
+    """Who judges claims, and who splits draft sentences into them (chosen in bootstrap).
+
+    verifier: lexical (offline default, calibrated on SciFact), llm (a judge over
+    CERTIQ_LLM__PROVIDER) or nli (a local BERT NLI cross-encoder from nli_model_dir).
+    claims: rules (offline) or llm (CERTIQ_LLM__PROVIDER; the rules whenever the model fails).
+    """
+
+    verifier: Literal["lexical", "llm", "nli"] = "lexical"
+    claims: Literal["rules", "llm"] = "rules"
+    nli_model_dir: Path | None = Field(
+        default=None, description="a BERT sequence-classification NLI model; none ships"
+    )
+
+
 class EmbeddingSettings(Group):
     """auto: all-MiniLM-L6-v2 when its package is installed, otherwise lexical-only (none)."""
 
@@ -156,6 +171,7 @@ class Settings(BaseSettings):
     answer: AnswerSettings = AnswerSettings()
     policy: PolicySettings = PolicySettings()
     llm: LlmSettings = LlmSettings()
+    verification: VerificationSettings = VerificationSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     opensearch: OpenSearchSettings = OpenSearchSettings()
     aws: AwsSettings = AwsSettings()
@@ -172,6 +188,7 @@ class Settings(BaseSettings):
                 "answer",
                 "policy",
                 "llm",
+                "verification",
             },
         )
         return hashlib.sha256(json.dumps(shaping, sort_keys=True).encode()).hexdigest()

@@ -197,6 +197,7 @@ class Support:
     entail: float
     contradict: float
     note: str | None = None
+    rationale: str | None = None  # a judge's one-line reason, kept in the decision
 
 
 class Verifier(Protocol):

@@ -41,6 +41,8 @@ def decide(
             RenderState.UNVERIFIED,
             "the cited evidence does not state all of this claim",
         )
+    if support.rationale:
+        reason = f"{reason} ({verifier.name}: {support.rationale})"
     return Decision(
         state=state,
         entail=support.entail,
