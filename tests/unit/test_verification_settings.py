@@ -25,6 +25,12 @@ def test_the_default_is_the_lexical_verifier_and_the_rules(tmp_path: Path) -> No
     assert build_claim_splitter(settings) is None
 
 
+def test_the_held_out_lexical_model_is_chosen_by_settings(tmp_path: Path) -> None:
+    chosen = VerificationSettings(lexical_calibration="held_out")
+    verifier = build_verifier(Settings(home=tmp_path, verification=chosen))
+    assert verifier.name == "lexical:held-out"
+
+
 @pytest.mark.parametrize(
     ("provider", "name"),
     [("anthropic", "llm-judge:anthropic:claude-sonnet-5"), ("openai", "llm-judge:openai:o-x")],

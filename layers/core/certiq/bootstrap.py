@@ -24,7 +24,7 @@ from certiq.errors import ConfigurationError
 from certiq.guardrails.language import FunctionWordDetector
 from certiq.ports import ClaimSplitter, Embedder, Orchestrator, SearchIndex, Verifier
 from certiq.steps.deps import Deps
-from certiq.trust.verifier import LexicalVerifier
+from certiq.trust.verifier import HELD_OUT_MODEL_PATH, LexicalVerifier, load_model
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
@@ -106,6 +106,8 @@ def build_verifier(settings: Settings) -> Verifier:
         if problems:
             raise ConfigurationError("CERTIQ_VERIFICATION__VERIFIER=nli: " + "; ".join(problems))
         return NliVerifier(folder)
+    if settings.verification.lexical_calibration == "held_out":
+        return LexicalVerifier(model=load_model(HELD_OUT_MODEL_PATH))
     return LexicalVerifier()
 
 

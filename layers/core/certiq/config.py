@@ -116,6 +116,11 @@ class VerificationSettings(Group):
     """
 
     verifier: Literal["lexical", "llm", "nli"] = "lexical"
+    lexical_calibration: Literal["in_sample", "held_out"] = Field(
+        default="in_sample",
+        description="held_out: the lexical model whose false-certification rate holds on new "
+        "pairs (it certifies fewer claims)",
+    )
     claims: Literal["rules", "llm"] = "rules"
     nli_model_dir: Path | None = Field(
         default=None, description="a BERT sequence-classification NLI model; none ships"
