@@ -5,9 +5,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+from collections.abc import Sequence
 
 from certiq.config import PolicySettings
 from certiq.models import Certificate, Citation, Claim, RenderState
+from certiq.ports import Support
 from certiq.trust.certificate import check, seal_and_sign
 from certiq.trust.policy import decide, minimal_evidence, render
 from certiq.trust.verifier import LexicalVerifier
@@ -128,6 +130,29 @@ def test_padding_never_adds_a_citation_that_contradicts_the_claim() -> None:
         policy,
     )
     assert decision.evidence == ["C1"] and decision.state is RenderState.VERIFIED
+
+
+class CountingVerifier:
+    """The lexical verifier, counting the evidence sets it is asked about."""
+
+    name = "counting"
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, ...]] = []
+
+    def assess(self, claim: str, evidence: Sequence[str]) -> Support:
+        self.asked.append(tuple(evidence))
+        return VERIFIER.assess(claim, evidence)
+
+
+def test_decide_asks_the_verifier_once_per_evidence_set() -> None:
+    # GIVEN a claim with one valid citation and a verifier that counts its calls
+    verifier = CountingVerifier()
+    claim = Claim(id="K1", text="Backups are kept for 35 days.", citation_ids=["C1"])
+    # WHEN decided (greedy selection, then the final judgement of the same set)
+    decide(claim, {"C1": citation("C1", "Backups are kept for 35 days.")}, verifier, POLICY)
+    # THEN the verifier (an LLM judge: one request each) was asked once
+    assert verifier.asked == [("Backups are kept for 35 days.",)]
 
 
 def test_render_marks_unverified_claims_or_drops_them_by_policy() -> None:

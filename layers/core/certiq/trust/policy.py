@@ -15,6 +15,7 @@ def decide(
     claim: Claim, citations: dict[str, Citation], verifier: Verifier, policy: PolicySettings
 ) -> Decision:
     """Judges a claim on its valid citations only, keeping the fewest that suffice as evidence."""
+    verifier = _Remembered(verifier)
     usable = [
         citations[cid] for cid in claim.citation_ids if cid in citations and citations[cid].valid
     ]
@@ -51,6 +52,25 @@ def decide(
         verifier=verifier.name,
         reason=reason,
     )
+
+
+class _Remembered:
+    """The verifier, asked once per evidence set within a decision: the greedy selection and the
+    final judgement repeat sets, and each ask of an LLM judge is a request."""
+
+    def __init__(self, inner: Verifier) -> None:
+        self._inner = inner
+        self._answers: dict[tuple[str, tuple[str, ...]], Support] = {}
+
+    @property
+    def name(self) -> str:
+        return self._inner.name
+
+    def assess(self, claim: str, evidence: Sequence[str]) -> Support:
+        key = (claim, tuple(evidence))
+        if key not in self._answers:
+            self._answers[key] = self._inner.assess(claim, evidence)
+        return self._answers[key]
 
 
 def minimal_evidence(
