@@ -197,6 +197,8 @@ def compile_claims(
             pieces = [(sentence.text, sentence.hedges)]
         else:
             source = sentence.text.strip()
+            if not source:
+                continue
             texts, compiled_by = _split(source, splitter or rules, rules)
             pieces = [strip_hedges(text) for text in texts]
         for text, hedges in pieces:
