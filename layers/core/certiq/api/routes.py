@@ -250,6 +250,14 @@ def create_app(
         if record.status is not DocumentStatus.INDEXED:
             reason = f": {record.reason}" if record.reason else ""
             raise Conflict(f"document {doc_id} is {record.status.value}{reason}")
+        if not 1 <= page <= max(record.pages, 1):
+            raise NotFoundError(f"document {doc_id}: page {page} is not in 1..{record.pages}")
+        # Revalidated on every use (a deleted or replaced file must not live on in a browser's
+        # cache) but never sent twice: the tag names the content, the page and the resolution.
+        etag = f'"{record.sha256[:32]}-p{page}-{pages.dpi}"'
+        headers = {"Cache-Control": "private, no-cache", "ETag": etag}
+        if app.current_event.headers.get("if-none-match") == etag:
+            return Response(status_code=304, content_type=PNG, body="", headers=headers)
         try:
             image = pages.png(record, page)
         except PageOutOfRange as exc:
@@ -258,8 +266,7 @@ def create_app(
             status_code=200,
             content_type=PNG,
             body=base64.b64encode(image).decode("ascii"),
-            # The rendering depends only on the content (the cache key): a browser may keep it.
-            headers={"Cache-Control": "private, max-age=86400"},
+            headers=headers,
         )
         response.base64_encoded = True
         return response

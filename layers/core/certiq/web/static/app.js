@@ -215,6 +215,19 @@ function renderChip(turn, citation, response) {
   });
 }
 
+function sealIcon() {
+  // Drawn, not an emoji: a machine without an emoji font would show an empty box.
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("class", "seal-icon");
+  svg.setAttribute("aria-hidden", "true");
+  svg.innerHTML =
+    '<path d="M8 1 2 3.5v4C2 11 4.6 14 8 15c3.4-1 6-4 6-7.5v-4z" fill="currentColor" opacity=".18"/>' +
+    '<path d="M8 1 2 3.5v4C2 11 4.6 14 8 15c3.4-1 6-4 6-7.5v-4z" fill="none" stroke="currentColor"/>' +
+    '<path d="m5.3 8 1.9 1.9 3.6-3.8" fill="none" stroke="currentColor" stroke-width="1.5"/>';
+  return svg;
+}
+
 function renderCertificate(certificateId) {
   const result = el("span", { class: "certificate-result", role: "status", "aria-live": "polite" });
   const badge = el("button", {
@@ -239,7 +252,7 @@ function renderCertificate(certificateId) {
         badge.disabled = false;
       }
     },
-  }, el("span", { "aria-hidden": "true", text: "🔏 " }), `${t("certificate")} ${certificateId.slice(0, 13)}…`);
+  }, sealIcon(), `${t("certificate")} ${certificateId.slice(0, 13)}…`);
   return el("div", { class: "certificate" }, badge, result);
 }
 
