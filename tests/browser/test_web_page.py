@@ -124,7 +124,9 @@ def test_an_answer_opens_its_cited_box_survives_a_reload_and_shows_a_deleted_fil
     # GIVEN a PDF uploaded through the page, followed until it is indexed
     page.set_input_files(
         "#file-input",
-        files=[{"name": FILE_NAME, "mimeType": "application/pdf", "buffer": retention_policy_pdf()}],
+        files=[
+            {"name": FILE_NAME, "mimeType": "application/pdf", "buffer": retention_policy_pdf()}
+        ],
     )
     page.wait_for_selector(f'.upload[data-file-name="{FILE_NAME}"][data-status="INDEXED"]')
 
@@ -209,7 +211,9 @@ def test_an_answer_opens_its_cited_box_survives_a_reload_and_shows_a_deleted_fil
     assert "File unavailable" in tombstone.inner_text()
     assert tombstone.locator("button").count() == 0
     assert tombstone.locator('[aria-disabled="true"]').count() == 1
-    assert page.locator(f'.document[data-doc-id="{citation["doc_id"]}"] .document-delete').count() == 0
+    assert (
+        page.locator(f'.document[data-doc-id="{citation["doc_id"]}"] .document-delete').count() == 0
+    )
     # AND its page answers 410 Gone
     status = page.evaluate(
         "async (url) => (await fetch(url)).status",
