@@ -32,6 +32,7 @@ from certiq.runtime.local import LocalRuntime
 from certiq.runtime.server import ApiServer, make_server
 from certiq.steps.deps import Deps
 from tests.conftest import MakePdf
+from tests.fakes import make_document
 
 pytestmark = pytest.mark.pipeline
 
@@ -553,6 +554,22 @@ def test_pages_that_do_not_exist_are_404_or_422(api: Api) -> None:
     assert api.call("GET", "/v1/documents/no-such/pages/1.png")[0] == 404
     status, body = api.call("GET", f"/v1/documents/{doc_id}/pages/0.png")
     assert status == 422 and body["detail"][0]["loc"] == ["path", "page"]
+
+
+def test_pages_of_text_documents_or_of_lost_originals_are_client_errors(api: Api) -> None:
+    # GIVEN a text document, and a PDF whose original file has gone from the blob folder
+    text = make_document("d-text", tenant="default").model_copy(update={"mime_type": "text/plain"})
+    api.deps.documents.put(text)
+    backups = next(d for d in api.documents if d.file_name == "backups.pdf")
+    Path(urllib.parse.urlsplit(backups.uri).path).unlink()
+
+    # WHEN their pages are asked for
+    text_status, text_body = api.call("GET", "/v1/documents/d-text/pages/1.png")
+    lost_status, lost_body = api.call("GET", f"/v1/documents/{backups.doc_id}/pages/1.png")
+
+    # THEN the first has no page images (404), the second's original is gone (410)
+    assert text_status == 404 and "no page images" in text_body["message"]
+    assert lost_status == 410 and "no longer stored" in lost_body["message"]
 
 
 def test_deleting_a_document_leaves_a_tombstone_and_old_answers_show_it(api: Api) -> None:

@@ -129,6 +129,14 @@ def test_a_presigned_post_pins_the_key_the_type_and_the_size(cloud: Cloud) -> No
     assert cloud.request("GET", body["status_url"])[0] == 404
 
 
+def test_a_collection_cannot_ride_on_an_upload_to_the_bucket(cloud: Cloud) -> None:
+    # The bucket's event ingests without a collection: refused rather than silently dropped.
+    status, body = cloud.request(
+        "POST", "/v1/documents?file_name=a.pdf&collection=hr", build_pdf([["Some text."]])
+    )
+    assert status == 422 and body["detail"][0]["loc"] == ["collection"]
+
+
 def test_a_posted_pdf_goes_to_the_bucket_and_its_event_ingests_it(cloud: Cloud) -> None:
     # WHEN a PDF is posted through the API
     pdf = build_pdf([["Security rules for equipment.", FACT]])

@@ -63,6 +63,10 @@ class DocumentIntake:
             raise InvalidRequest("body", "not a PDF: the body must start with %PDF-")
         tenant = self._deps.settings.tenant
         if not self.direct:
+            if collection is not None:
+                raise InvalidRequest(
+                    "collection", "uploads to the bucket are ingested by its event, without one"
+                )
             uri = self._deps.blobs.put(self._bucket_key(name), data, PDF_MIME)
             doc_id = doc_id_for(tenant, uri)
             return DocumentUpload(

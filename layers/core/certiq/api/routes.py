@@ -35,7 +35,8 @@ from certiq.api.pages import PageImages, PageOutOfRange
 from certiq.api.static import load_static
 from certiq.api.views import conversation_view, question_view
 from certiq.config import Settings
-from certiq.errors import InvalidRequest
+from certiq.errors import IngestionError, InvalidRequest
+from certiq.errors import NotFound as BlobNotFound
 from certiq.models import (
     TERMINAL_STATUSES,
     ApiError,
@@ -250,6 +251,8 @@ def create_app(
         if record.status is not DocumentStatus.INDEXED:
             reason = f": {record.reason}" if record.reason else ""
             raise Conflict(f"document {doc_id} is {record.status.value}{reason}")
+        if record.mime_type != PDF:
+            raise NotFoundError(f"document {doc_id} is {record.mime_type}: it has no page images")
         if not 1 <= page <= max(record.pages, 1):
             raise NotFoundError(f"document {doc_id}: page {page} is not in 1..{record.pages}")
         # Revalidated on every use (a deleted or replaced file must not live on in a browser's
@@ -262,6 +265,10 @@ def create_app(
             image = pages.png(record, page)
         except PageOutOfRange as exc:
             raise NotFoundError(f"document {doc_id}: {exc}") from exc
+        except IngestionError as exc:  # the stored original no longer opens as a PDF
+            raise Conflict(f"document {doc_id} cannot be rendered: {exc}") from exc
+        except BlobNotFound as exc:
+            raise Gone(f"document {doc_id}: its original is no longer stored ({exc})") from exc
         response: Response[str] = Response(
             status_code=200,
             content_type=PNG,
