@@ -82,11 +82,26 @@ def _described(description: str) -> OpenAPIResponse:
     return {"description": description, "content": {JSON: {"model": ApiError}}}
 
 
+def _answers(model: Any, description: str) -> OpenAPIResponse:
+    return {"description": description, "content": {JSON: {"model": model}}}
+
+
 ERRORS: dict[int, OpenAPIResponse] = {
-    400: _described("malformed request (not JSON, not UTF-8, bad field)"),
+    400: _described("malformed request: not JSON, not UTF-8, or a body not base64 as marked"),
     404: _described("no such resource"),
     422: _described("the body or a parameter breaks its contract; detail names the field"),
 }
+# Routes that read a body also refuse a large one, and any type but theirs.
+BODY_ERRORS: dict[int, OpenAPIResponse] = {
+    **ERRORS,
+    413: _described("the body is larger than settings.api.max_body_bytes"),
+    415: _described("the Content-Type is not one the route reads"),
+}
+
+
+def _ok(description: str) -> dict[int, OpenAPIResponse]:
+    """200 with the route's return type, and the errors every route may answer."""
+    return {200: {"description": description}, **ERRORS}
 
 
 class Gone(ServiceError):
@@ -168,7 +183,14 @@ def create_app(
 
     # --- questions and conversations -------------------------------------------------------
 
-    @app.post("/v1/questions", responses={**ERRORS, 413: _described("body too large")})
+    @app.post(
+        "/v1/questions",
+        responses={
+            200: _answers(QAResponse, "with ?wait=true: the answer, once the question has ended"),
+            202: _answers(QuestionAccepted, "accepted: poll status_url"),
+            **BODY_ERRORS,
+        },
+    )
     def ask(
         request: QuestionRequest, wait: Annotated[bool, Query()] = False
     ) -> Response[QuestionAccepted | QAResponse]:
@@ -193,11 +215,11 @@ def create_app(
         )
         return Response(status_code=202, content_type=JSON, body=accepted)
 
-    @app.get("/v1/questions/<question_id>", responses=ERRORS)
+    @app.get("/v1/questions/<question_id>", responses=_ok("the status, and the response"))
     def question_status(question_id: str) -> QuestionView:
         return _view(deps, question_id)
 
-    @app.get("/v1/conversations/<conversation_id>", responses=ERRORS)
+    @app.get("/v1/conversations/<conversation_id>", responses=_ok("its questions, oldest first"))
     def conversation(conversation_id: str) -> ConversationView:
         records = deps.questions.conversation(tenant, conversation_id)
         if not records:
@@ -208,7 +230,11 @@ def create_app(
 
     @app.post(
         "/v1/documents",
-        responses={**ERRORS, 413: _described("body too large")},
+        responses={
+            201: _answers(DocumentUpload, "no body: where to upload the file (presigned POST)"),
+            202: _answers(DocumentUpload, "the bytes are taken: follow status_url"),
+            **BODY_ERRORS,
+        },
     )
     def upload_document(
         file_name: Annotated[str, Query(min_length=1, max_length=200)],
@@ -222,26 +248,29 @@ def create_app(
             status_code=201, content_type=JSON, body=documents_intake.presign(file_name)
         )
 
-    @app.get("/v1/documents", responses=ERRORS)
+    @app.get("/v1/documents", responses=_ok("every document of the tenant"))
     def list_documents() -> list[DocumentRecord]:
         return deps.documents.list(tenant)
 
-    @app.get("/v1/documents/<doc_id>", responses=ERRORS)
+    @app.get("/v1/documents/<doc_id>", responses=_ok("the document's record"))
     def get_document(doc_id: str) -> DocumentRecord:
         return _document(deps, doc_id)
 
-    @app.delete("/v1/documents/<doc_id>", responses=ERRORS)
+    @app.delete("/v1/documents/<doc_id>", responses=_ok("the DELETED tombstone"))
     def delete_document(doc_id: str) -> DocumentRecord:
         return documents_intake.delete(_document(deps, doc_id))
 
     @app.get(
         "/v1/documents/<doc_id>/pages/<page>.png",
         responses={
-            200: {"description": "the page as PNG", "content": {PNG: {"schema": {}}}},
-            404: ERRORS[404],
+            200: {
+                "description": "the page as PNG",
+                "content": {PNG: {"schema": {"type": "string", "format": "binary"}}},
+            },
+            304: {"description": "not modified: the client's copy (If-None-Match) is current"},
+            **ERRORS,
             409: _described("the document is not indexed (yet, or it failed)"),
-            410: _described("the document was deleted"),
-            422: ERRORS[422],
+            410: _described("the document was deleted, or its original is no longer stored"),
         },
     )
     def page_image(doc_id: str, page: Annotated[int, PathParam(ge=1)]) -> Response[str]:
@@ -280,11 +309,11 @@ def create_app(
 
     # --- certificates ----------------------------------------------------------------------
 
-    @app.get("/v1/certificates/<certificate_id>", responses=ERRORS)
+    @app.get("/v1/certificates/<certificate_id>", responses=_ok("the certificate"))
     def get_certificate(certificate_id: str) -> Certificate:
         return _certificate(deps, certificate_id)
 
-    @app.post("/v1/certificates/<certificate_id>/verify", responses=ERRORS)
+    @app.post("/v1/certificates/<certificate_id>/verify", responses=_ok("the outcome of the check"))
     def verify_certificate(certificate_id: str) -> CertificateCheck:
         return check(_certificate(deps, certificate_id), deps.signer)
 
