@@ -173,6 +173,18 @@ def test_an_answer_opens_its_cited_box_survives_a_reload_and_shows_a_deleted_fil
         expected = expected_rect(box, image)
         for key in ("x", "y", "width", "height"):
             assert abs(actual[key] - expected[key]) <= TOLERANCE_PX, (key, actual, expected)
+    # AND every other citation of the answer on that page is boxed too, less emphasised
+    same_page = [
+        c
+        for c in question["response"]["citations"]
+        if (c["doc_id"], c["page"]) == (citation["doc_id"], 2)
+    ]
+    assert len(same_page) >= 2, "the PDF is written so that two citations share page 2"
+    assert page.locator(".page-box").count() == sum(len(c["boxes"]) for c in same_page)
+    for other in same_page[1:]:
+        boxed = page.locator(f'.page-box[data-citation="{other["id"]}"]')
+        assert boxed.count() == len(other["boxes"])
+        assert "page-box-active" not in (boxed.first.get_attribute("class") or "")
     # AND the box is scrolled into view
     assert drawn.first.is_visible()
     assert page.evaluate(
