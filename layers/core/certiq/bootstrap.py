@@ -22,7 +22,14 @@ from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.config import Settings
 from certiq.errors import ConfigurationError
 from certiq.guardrails.language import FunctionWordDetector
-from certiq.ports import ClaimSplitter, Embedder, Orchestrator, SearchIndex, Verifier
+from certiq.ports import (
+    ClaimSplitter,
+    Embedder,
+    Orchestrator,
+    SearchIndex,
+    UploadSigner,
+    Verifier,
+)
 from certiq.steps.deps import Deps
 from certiq.trust.verifier import HELD_OUT_MODEL_PATH, LexicalVerifier, load_model
 
@@ -52,6 +59,19 @@ def build_orchestrator(deps: Deps) -> Orchestrator:
     from certiq.runtime.local import LocalRuntime
 
     return LocalRuntime(deps)
+
+
+def build_upload_signer(settings: Settings) -> UploadSigner | None:
+    """Presigned uploads to the documents bucket (aws); None locally, where the API ingests."""
+    if settings.runtime != "aws":
+        return None
+    if not settings.aws.bucket:
+        raise ConfigurationError("CERTIQ_AWS__BUCKET is not set")
+    import boto3
+
+    from certiq.adapters.aws.s3_upload_signer import S3UploadSigner
+
+    return S3UploadSigner(boto3.client("s3", region_name=settings.aws.region), settings.aws.bucket)
 
 
 def build_idempotency_store(settings: Settings) -> BasePersistenceLayer:

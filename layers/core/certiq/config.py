@@ -148,6 +148,32 @@ class OpenSearchSettings(Group):
     max_retries: int = Field(default=5, ge=0)
 
 
+class ApiSettings(Group):
+    """The HTTPS API and the web page it serves (functions/api and `certiq serve`)."""
+
+    max_body_bytes: int = Field(
+        default=20 * 1024 * 1024,
+        ge=1024,
+        description="larger request bodies get 413; Lambda itself caps a request near 6 MB",
+    )
+    wait_seconds: float = Field(
+        default=25.0, gt=0, le=28, description="?wait=true bound: API Gateway ends at 29 s"
+    )
+    page_dpi: int = Field(default=144, ge=36, le=300, description="page images' resolution")
+    page_cache_dir: Path | None = Field(
+        default=None, description="rendered pages; default: <home>/page-cache (/tmp in Lambda)"
+    )
+    static_dir: Path | None = Field(
+        default=None, description="the web page's files; default: the packaged certiq/web/static"
+    )
+    upload_expires_seconds: int = Field(
+        default=900, ge=60, le=7 * 24 * 3600, description="life of a presigned S3 upload"
+    )
+    upload_prefix: str = Field(
+        default="uploads/", description="S3 key prefix of files uploaded through the API"
+    )
+
+
 class AwsSettings(Group):
     region: str = "us-east-1"
     bucket: str = ""
@@ -179,6 +205,7 @@ class Settings(BaseSettings):
     verification: VerificationSettings = VerificationSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     opensearch: OpenSearchSettings = OpenSearchSettings()
+    api: ApiSettings = ApiSettings()
     aws: AwsSettings = AwsSettings()
 
     def config_hash(self) -> str:

@@ -25,6 +25,7 @@ from certiq.models import (
     QuestionState,
     QuestionStatus,
     SearchHit,
+    UploadTarget,
 )
 
 
@@ -233,4 +234,14 @@ class Orchestrator(Protocol):
 
     def start(self, state: QuestionState) -> str:
         """Starts an execution for the question and returns its id without waiting."""
+        ...
+
+
+class UploadSigner(Protocol):
+    """Lets a client send a file straight to the blob store (a presigned S3 POST in the cloud)."""
+
+    def presign_upload(
+        self, key: str, content_type: str, max_bytes: int, expires_seconds: int
+    ) -> UploadTarget:
+        """A target accepting one object under key, of that type and at most max_bytes."""
         ...
