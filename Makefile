@@ -4,8 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_HOME ?= $(CURDIR)/.demo
+# The browser tests drive Debian's Chromium through the playwright package (no browser download).
+CHROMIUM := /usr/bin/chromium
 
-.PHONY: demo test unit contract pipeline infra lint typecheck bench schemas clean
+.PHONY: demo test unit contract pipeline infra browser chromium lint typecheck bench schemas clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,10 +26,26 @@ demo: $(STAMP)
 	CERTIQ_HOME=$(DEMO_HOME) $(BIN)/certiq documents
 	CERTIQ_HOME=$(DEMO_HOME) $(BIN)/certiq ask "How long are backups of customer data kept?"
 
-test: lint typecheck $(STAMP)
+# Installed once from Debian's packages (as root, or with password-less sudo); when that cannot
+# be done the browser tests skip and say why.
+$(CHROMIUM):
+	@if ! command -v apt-get >/dev/null; then \
+	  echo "no apt-get: install Chromium at $(CHROMIUM) to run the browser tests"; \
+	else \
+	  if [ "$$(id -u)" = 0 ]; then sudo=; else sudo="sudo -n"; fi; \
+	  ($$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq chromium >/dev/null) \
+	    || echo "Chromium could not be installed: the browser tests will be skipped"; \
+	fi
+
+chromium: $(CHROMIUM)
+
+test: lint typecheck $(STAMP) $(CHROMIUM)
 	$(BIN)/python -m pytest -q
 
 unit contract pipeline infra: $(STAMP)
+	$(BIN)/python -m pytest -q tests/$@
+
+browser: $(STAMP) $(CHROMIUM)
 	$(BIN)/python -m pytest -q tests/$@
 
 lint: $(STAMP)

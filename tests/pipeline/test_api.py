@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
+import struct
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -15,17 +18,21 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft7Validator
+from openapi_spec_validator import validate as validate_openapi
+from PIL import Image
 
 from certiq import schemas
 from certiq.adapters.local.sqlite_db import DB_FILE_NAME
+from certiq.api.pages import PNG_SIGNATURE
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
 from certiq.ingestion.service import Upload, ingest
 from certiq.models import DocumentRecord
 from certiq.runtime.local import LocalRuntime
-from certiq.runtime.server import make_server
+from certiq.runtime.server import ApiServer, make_server
 from certiq.steps.deps import Deps
 from tests.conftest import MakePdf
+from tests.fakes import make_document
 
 pytestmark = pytest.mark.pipeline
 
@@ -41,23 +48,44 @@ class Api:
     base_url: str
     deps: Deps
     documents: list[DocumentRecord]
+    server: ApiServer
 
     def call(
-        self, method: str, path: str, body: Any = None, *, raw: bytes | None = None
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        raw: bytes | None = None,
+        content_type: str = "application/json",
     ) -> tuple[int, Any]:
         """Sends a request; returns the status and the JSON body (any status, 4xx included)."""
+        status, _, data = self.fetch(method, path, body, raw=raw, content_type=content_type)
+        return status, json.loads(data or b"null")
+
+    def fetch(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        raw: bytes | None = None,
+        content_type: str = "application/json",
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, dict[str, str], bytes]:
+        """Sends a request; returns the status, the response headers and the raw body."""
         data = raw if raw is not None else None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(
             self.base_url + path,
             data=data,
             method=method,
-            headers={"Content-Type": "application/json"},
+            headers={"Content-Type": content_type, **(headers or {})},
         )
         try:
             with urllib.request.urlopen(request, timeout=30) as response:
-                return response.status, json.loads(response.read() or b"null")
+                return response.status, dict(response.headers), response.read()
         except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read() or b"null")
+            return error.code, dict(error.headers), error.read()
 
     def ask(self, question: str = QUESTION) -> dict[str, Any]:
         status, body = self.call("POST", "/v1/questions?wait=true", {"question": question})
@@ -79,6 +107,10 @@ def api(tmp_path: Path, make_pdf: MakePdf) -> Iterator[Api]:
         ingest(Upload(data=data, file_name=name, uri=f"file:///in/{name}", tenant="default"), deps)
         for name, data in pdfs.items()
     ]
+    yield from running(deps, documents)
+
+
+def running(deps: Deps, documents: list[DocumentRecord]) -> Iterator[Api]:
     server = make_server(deps, LocalRuntime(deps), "127.0.0.1", 0)
     # A short poll interval so shutdown() in teardown returns at once, not after 0.5 s.
     thread = threading.Thread(
@@ -86,9 +118,10 @@ def api(tmp_path: Path, make_pdf: MakePdf) -> Iterator[Api]:
     )
     thread.start()
     try:
-        yield Api(f"http://127.0.0.1:{server.server_port}", deps, documents)
+        yield Api(f"http://127.0.0.1:{server.server_port}", deps, documents, server)
     finally:
         server.shutdown()
+        server.intake.wait_idle()
         server.server_close()
         thread.join(timeout=5)
 
@@ -236,8 +269,58 @@ def test_a_body_that_is_not_json_is_a_client_error(api: Api) -> None:
     # WHEN the body is not JSON
     status, body = api.call("POST", "/v1/questions", raw=b'{"question": "How long')
 
-    # THEN the client is told it is at fault
-    assert 400 <= status < 500, body
+    # THEN 400, saying the JSON is malformed and where
+    assert status == 400, body
+    assert body["message"] == "the body is not valid JSON"
+    [error] = body["detail"]
+    assert error["type"] == "json_invalid" and error["loc"][0] == "body"
+    assert "Unterminated string" in error["msg"]
+
+
+def test_a_field_of_the_wrong_type_is_422_naming_it_and_saying_why(api: Api) -> None:
+    # WHEN the question is a number and wait is not a boolean
+    status, body = api.call("POST", "/v1/questions?wait=maybe", {"question": 42})
+
+    # THEN 422, naming both, each with its reason
+    assert status == 422, body
+    errors = {tuple(error["loc"]): error for error in body["detail"]}
+    assert errors[("body", "question")]["msg"] == "Input should be a valid string"
+    assert ("query", "wait") in errors
+    assert "body.question" in body["message"]
+
+
+def test_a_body_that_is_not_utf8_or_not_json_typed_is_a_clear_client_error(api: Api) -> None:
+    not_utf8 = api.call("POST", "/v1/questions", raw=b"\xff\xfe\x00")
+    wrong_type = api.call("POST", "/v1/questions", raw=b"question=1", content_type="text/plain")
+    assert not_utf8 == (400, {"statusCode": 400, "message": "the body is not UTF-8 text"})
+    assert wrong_type[0] == 415 and "application/json" in wrong_type[1]["message"]
+
+
+def test_a_body_over_the_limit_is_413_before_it_is_read(tmp_path: Path) -> None:
+    # GIVEN a server taking bodies up to 2 KiB
+    deps = build_deps(Settings(home=tmp_path, api={"max_body_bytes": 2048}))
+    for api in running(deps, []):
+        # WHEN a 3 KiB question and a 3 KiB upload are sent
+        question = api.call("POST", "/v1/questions", {"question": "x" * 3000})
+        upload = api.call(
+            "POST",
+            "/v1/documents?file_name=a.pdf",
+            raw=b"%PDF-" + b"0" * 3000,
+            content_type="application/pdf",
+        )
+        # THEN both are refused with 413 and the limit
+        for status, body in (question, upload):
+            assert status == 413, body
+            assert "the limit is 2048" in body["message"]
+        # AND nothing was recorded
+        assert deps.documents.list("default") == []
+
+
+def test_an_unknown_route_is_404_with_a_json_body(api: Api) -> None:
+    assert api.call("GET", "/v1/nothing-here") == (
+        404,
+        {"statusCode": 404, "message": "Not found"},
+    )
 
 
 def test_a_too_short_question_comes_back_asking_for_clarification(api: Api) -> None:
@@ -336,3 +419,221 @@ def test_openapi_describes_the_questions_route(api: Api) -> None:
     assert body["openapi"].startswith("3.")
     assert "post" in body["paths"]["/v1/questions"]
     assert "/v1/questions/{question_id}" in body["paths"]
+
+
+# --- conversations -------------------------------------------------------------------------------
+
+
+def test_a_conversation_lists_its_questions_oldest_first_with_their_answers(api: Api) -> None:
+    # GIVEN two questions asked in one conversation, and one in another
+    first = api.call(
+        "POST", "/v1/questions?wait=true", {"question": QUESTION, "conversation_id": "conv-1"}
+    )[1]
+    second = api.call(
+        "POST",
+        "/v1/questions?wait=true",
+        {"question": "When is the office closed?", "conversation_id": "conv-1"},
+    )[1]
+    api.call("POST", "/v1/questions?wait=true", {"question": QUESTION, "conversation_id": "other"})
+
+    # WHEN the conversation is read
+    status, body = api.call("GET", "/v1/conversations/conv-1")
+
+    # THEN it holds its two questions in order, each with its cited answer
+    assert status == 200, body
+    Draft7Validator(schemas.load("ConversationView")).validate(body)
+    assert body["conversation_id"] == "conv-1"
+    assert [q["question_id"] for q in body["questions"]] == [
+        first["question_id"],
+        second["question_id"],
+    ]
+    restored = body["questions"][0]["response"]
+    assert restored["citations"] == first["citations"]
+    assert restored["sources"] == first["sources"]
+
+
+def test_an_unknown_conversation_is_404(api: Api) -> None:
+    status, body = api.call("GET", "/v1/conversations/never-started")
+    assert status == 404
+    assert body["message"] == "no conversation never-started"
+
+
+# --- documents: upload, pages, delete --------------------------------------------------------
+
+
+def upload(api: Api, name: str, data: bytes) -> tuple[int, Any]:
+    return api.call(
+        "POST", f"/v1/documents?file_name={name}", raw=data, content_type="application/pdf"
+    )
+
+
+def test_an_uploaded_pdf_is_queued_at_once_then_indexed_in_the_background(
+    api: Api, make_pdf: MakePdf
+) -> None:
+    # WHEN a PDF is posted as the body
+    pdf = make_pdf([["Visitors sign in at the front desk."], ["Badges are returned on exit."]])
+    status, body = upload(api, "visitors.pdf", pdf)
+
+    # THEN it is accepted with its record, not yet indexed, and where to follow it
+    assert status == 202, body
+    Draft7Validator(schemas.load("DocumentUpload")).validate(body)
+    assert body["document"]["status"] in {"QUEUED", "PROCESSING", "INDEXED"}
+    assert body["status_url"] == f"/v1/documents/{body['doc_id']}"
+    assert body["upload"] is None
+
+    # WHEN ingestion has run
+    api.server.intake.wait_idle()
+
+    # THEN the record is INDEXED with its pages, and the new file answers questions
+    status, record = api.call("GET", body["status_url"])
+    assert (status, record["status"], record["pages"]) == (200, "INDEXED", 2)
+    answer = api.ask("Where do visitors sign in?")
+    assert any(c["doc_id"] == body["doc_id"] for c in answer["citations"])
+
+
+def test_an_unreadable_pdf_upload_ends_failed_with_its_reason(api: Api) -> None:
+    # GIVEN bytes that start like a PDF and are not one
+    status, body = upload(api, "broken.pdf", b"%PDF-1.7\nnot really a PDF")
+    assert status == 202, body
+    api.server.intake.wait_idle()
+
+    # THEN the document ends FAILED, saying why
+    record = api.call("GET", body["status_url"])[1]
+    assert record["status"] == "FAILED"
+    assert "not a readable PDF" in record["reason"]
+
+
+def test_upload_requests_that_cannot_be_a_pdf_are_422_naming_the_field(api: Api) -> None:
+    not_pdf = upload(api, "notes.pdf", b"plain text")
+    wrong_name = upload(api, "notes.txt", b"%PDF-1.7")
+    folder = upload(api, "a%2Fb.pdf", b"%PDF-1.7")
+    no_name = api.call("POST", "/v1/documents", raw=b"%PDF-1.7", content_type="application/pdf")
+    no_body = api.call("POST", "/v1/documents?file_name=a.pdf", content_type="application/pdf")
+
+    assert not_pdf[0] == 422 and not_pdf[1]["detail"][0]["loc"] == ["body"]
+    assert wrong_name[0] == 422 and wrong_name[1]["detail"][0]["loc"] == ["file_name"]
+    assert folder[0] == 422 and folder[1]["detail"][0]["loc"] == ["file_name"]
+    assert no_name[0] == 422 and ["query", "file_name"] in [e["loc"] for e in no_name[1]["detail"]]
+    assert no_body[0] == 422 and "send the PDF bytes" in no_body[1]["message"]
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data.startswith(PNG_SIGNATURE)
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_a_page_is_rendered_as_png_at_the_configured_resolution_and_revalidated(api: Api) -> None:
+    # GIVEN an indexed two-page document (US Letter: 612 x 792 points)
+    backups = next(d for d in api.documents if d.file_name == "backups.pdf")
+    path = f"/v1/documents/{backups.doc_id}/pages/2.png"
+
+    # WHEN its second page is read
+    status, headers, data = api.fetch("GET", path)
+
+    # THEN it is a PNG of the page at page_dpi, with text drawn on it
+    assert status == 200
+    assert headers["Content-Type"] == "image/png"
+    scale = api.deps.settings.api.page_dpi / 72
+    assert png_size(data) == (round(612 * scale), round(792 * scale))
+    image = Image.open(io.BytesIO(data))
+    assert image.mode == "RGB"
+    assert image.getextrema()[0][0] < 128  # some dark pixels: the text
+    # AND a client holding it gets 304 without a body
+    again, _, empty = api.fetch("GET", path, headers={"If-None-Match": headers["ETag"]})
+    assert (again, empty) == (304, b"")
+    # AND it was rendered once: the cache serves the next request
+    cached = list((api.deps.settings.home / "page-cache").rglob("*.png"))
+    assert len(cached) == 1
+    assert api.fetch("GET", path)[2] == data
+
+
+def test_pages_that_do_not_exist_are_404_or_422(api: Api) -> None:
+    doc_id = api.documents[0].doc_id
+    assert api.call("GET", f"/v1/documents/{doc_id}/pages/9.png")[0] == 404
+    assert api.call("GET", "/v1/documents/no-such/pages/1.png")[0] == 404
+    status, body = api.call("GET", f"/v1/documents/{doc_id}/pages/0.png")
+    assert status == 422 and body["detail"][0]["loc"] == ["path", "page"]
+
+
+def test_pages_of_text_documents_or_of_lost_originals_are_client_errors(api: Api) -> None:
+    # GIVEN a text document, and a PDF whose original file has gone from the blob folder
+    text = make_document("d-text", tenant="default").model_copy(update={"mime_type": "text/plain"})
+    api.deps.documents.put(text)
+    backups = next(d for d in api.documents if d.file_name == "backups.pdf")
+    Path(urllib.parse.urlsplit(backups.uri).path).unlink()
+
+    # WHEN their pages are asked for
+    text_status, text_body = api.call("GET", "/v1/documents/d-text/pages/1.png")
+    lost_status, lost_body = api.call("GET", f"/v1/documents/{backups.doc_id}/pages/1.png")
+
+    # THEN the first has no page images (404), the second's original is gone (410)
+    assert text_status == 404 and "no page images" in text_body["message"]
+    assert lost_status == 410 and "no longer stored" in lost_body["message"]
+
+
+def test_deleting_a_document_leaves_a_tombstone_and_old_answers_show_it(api: Api) -> None:
+    # GIVEN an answer citing backups.pdf
+    answer = api.call(
+        "POST", "/v1/questions?wait=true", {"question": QUESTION, "conversation_id": "c-del"}
+    )[1]
+    backups = next(d for d in api.documents if d.file_name == "backups.pdf")
+    assert [s["status"] for s in answer["sources"]] == ["available"]
+
+    # WHEN the document is deleted
+    status, tombstone = api.call("DELETE", f"/v1/documents/{backups.doc_id}")
+
+    # THEN it is a DELETED tombstone, its page is gone (410) and the original is kept
+    assert status == 200, tombstone
+    assert (tombstone["status"], tombstone["chunks"]) == ("DELETED", 0)
+    assert api.call("GET", f"/v1/documents/{backups.doc_id}")[1]["status"] == "DELETED"
+    gone_status, gone = api.call("GET", f"/v1/documents/{backups.doc_id}/pages/2.png")
+    assert gone_status == 410 and "deleted" in gone["message"]
+    assert Path(urllib.parse.urlsplit(backups.uri).path).is_file()
+    # AND the old answer, read again, shows the file as deleted, though its record is frozen
+    question_id = answer["question_id"]
+    view = api.call("GET", f"/v1/questions/{question_id}")[1]
+    assert [s["status"] for s in view["response"]["sources"]] == ["deleted"]
+    conversation = api.call("GET", "/v1/conversations/c-del")[1]
+    assert [s["status"] for s in conversation["questions"][0]["response"]["sources"]] == ["deleted"]
+    stored = api.deps.questions.get(question_id)
+    assert stored is not None and stored.response is not None
+    assert stored.response.sources[0].status == "available"
+    # AND the file is no longer searched
+    assert all(c["doc_id"] != backups.doc_id for c in api.ask()["citations"])
+    # AND deleting again changes nothing; an unknown id is 404
+    assert api.call("DELETE", f"/v1/documents/{backups.doc_id}") == (200, tombstone)
+    assert api.call("DELETE", "/v1/documents/no-such")[0] == 404
+
+
+# --- the web page's files and the API description ---------------------------------------------
+
+
+def test_the_web_page_and_its_modules_are_served_and_nothing_else(api: Api) -> None:
+    status, headers, page = api.fetch("GET", "/")
+    assert status == 200 and headers["Content-Type"].startswith("text/html")
+    assert b'<script type="module" src="static/app.js">' in page
+    status, headers, script = api.fetch("GET", "/static/app.js")
+    assert status == 200 and headers["Content-Type"].startswith("text/javascript")
+    assert b'from "./api.js"' in script
+    for path in ("/static/missing.js", "/static/..%2Froutes.py", "/static/../api/routes.py"):
+        assert api.fetch("GET", path)[0] == 404, path
+
+
+def test_the_openapi_document_validates_and_names_every_route(api: Api) -> None:
+    status, document = api.call("GET", "/openapi.json")
+    assert status == 200
+    validate_openapi(document)
+    assert set(document["paths"]) == {
+        "/v1/questions",
+        "/v1/questions/{question_id}",
+        "/v1/conversations/{conversation_id}",
+        "/v1/documents",
+        "/v1/documents/{doc_id}",
+        "/v1/documents/{doc_id}/pages/{page}.png",
+        "/v1/certificates/{certificate_id}",
+        "/v1/certificates/{certificate_id}/verify",
+    }
+    assert "delete" in document["paths"]["/v1/documents/{doc_id}"]
+    upload_body = document["paths"]["/v1/documents"]["post"]["requestBody"]
+    assert "application/pdf" in upload_body["content"]

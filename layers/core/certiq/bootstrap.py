@@ -13,12 +13,20 @@ from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.config import Settings
 from certiq.errors import ConfigurationError
 from certiq.guardrails.language import FunctionWordDetector
-from certiq.ports import Embedder, Orchestrator, SearchIndex
+from certiq.ports import (
+    ClaimSplitter,
+    Embedder,
+    Orchestrator,
+    SearchIndex,
+    UploadSigner,
+    Verifier,
+)
 from certiq.steps.deps import Deps
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
 
+    from certiq.adapters.llm.structured_output import StructuredModel
     from certiq.adapters.local.sqlite_db import SqliteDatabase
 
 
@@ -42,6 +50,19 @@ def build_orchestrator(deps: Deps) -> Orchestrator:
     from certiq.runtime.local import LocalRuntime
 
     return LocalRuntime(deps)
+
+
+def build_upload_signer(settings: Settings) -> UploadSigner | None:
+    """Presigned uploads to the documents bucket (aws); None locally, where the API ingests."""
+    if settings.runtime != "aws":
+        return None
+    if not settings.aws.bucket:
+        raise ConfigurationError("CERTIQ_AWS__BUCKET is not set")
+    import boto3
+
+    from certiq.adapters.aws.s3_upload_signer import S3UploadSigner
+
+    return S3UploadSigner(boto3.client("s3", region_name=settings.aws.region), settings.aws.bucket)
 
 
 def build_idempotency_store(settings: Settings) -> BasePersistenceLayer:
@@ -69,7 +90,6 @@ def _local_deps(settings: Settings) -> Deps:
         SqliteDocumentStore,
         SqliteQuestionStore,
     )
-    from certiq.trust.verifier import LexicalVerifier
 
     settings.home.mkdir(parents=True, exist_ok=True)
     db = SqliteDatabase(settings.home)
@@ -86,10 +106,61 @@ def _local_deps(settings: Settings) -> Deps:
         signer=KeyFileSigner(settings.home / "signing.key"),
         clock=clock,
         chat_model=ExtractiveAnswerer(settings.answer),
-        verifier=LexicalVerifier(),
+        verifier=build_verifier(settings),
+        claim_splitter=build_claim_splitter(settings),
         language=FunctionWordDetector(),
         embedder=embedder,
     )
+
+
+def build_verifier(settings: Settings) -> Verifier:
+    """The verifier settings.verification names; its name labels every verdict it gives."""
+    choice = settings.verification.verifier
+    if choice == "llm":
+        from certiq.adapters.llm.judge import LlmJudgeVerifier
+
+        return LlmJudgeVerifier(_structured_model(settings, "CERTIQ_VERIFICATION__VERIFIER=llm"))
+    if choice == "nli":
+        from certiq.adapters.local.nli import NliVerifier, missing_requirements
+
+        folder = settings.verification.nli_model_dir
+        problems = missing_requirements(folder)
+        if problems:
+            raise ConfigurationError("CERTIQ_VERIFICATION__VERIFIER=nli: " + "; ".join(problems))
+        return NliVerifier(folder)
+    # Imported here: the lexical verifier loads numpy, which a Lambda cold start should not pay
+    # for at import.
+    from certiq.trust.verifier import HELD_OUT_MODEL_PATH, LexicalVerifier, load_model
+
+    if settings.verification.lexical_calibration == "held_out":
+        return LexicalVerifier(model=load_model(HELD_OUT_MODEL_PATH))
+    return LexicalVerifier()
+
+
+def build_claim_splitter(settings: Settings) -> ClaimSplitter | None:
+    """The LLM claim splitter when settings ask for one; None: the rule-based splitter."""
+    if settings.verification.claims != "llm":
+        return None
+    from certiq.adapters.llm.claim_splitter import LlmClaimSplitter
+
+    return LlmClaimSplitter(_structured_model(settings, "CERTIQ_VERIFICATION__CLAIMS=llm"))
+
+
+def _structured_model(settings: Settings, wanted_by: str) -> StructuredModel:
+    llm = settings.llm
+    if llm.provider == "anthropic":
+        from certiq.adapters.llm.clients import anthropic_client
+        from certiq.adapters.llm.structured_output import AnthropicStructured
+
+        return AnthropicStructured(
+            anthropic_client(llm), llm.anthropic_model, llm.max_output_tokens
+        )
+    if llm.provider == "openai":
+        from certiq.adapters.llm.clients import openai_client
+        from certiq.adapters.llm.structured_output import OpenAIStructured
+
+        return OpenAIStructured(openai_client(llm), llm.openai_model, llm.max_output_tokens)
+    raise ConfigurationError(f"{wanted_by} needs CERTIQ_LLM__PROVIDER=anthropic or openai")
 
 
 def build_embedder(settings: Settings, db: SqliteDatabase | None = None) -> Embedder | None:
@@ -128,7 +199,6 @@ def _aws_deps(settings: Settings) -> Deps:
     )
     from certiq.adapters.aws.kms_signer import KmsSigner
     from certiq.adapters.aws.s3_blobs import S3BlobStore
-    from certiq.trust.verifier import LexicalVerifier  # numpy: loaded when Deps are built
 
     aws = settings.aws
     missing = [
@@ -158,7 +228,8 @@ def _aws_deps(settings: Settings) -> Deps:
         signer=KmsSigner(boto3.client("kms", region_name=aws.region), aws.kms_key_id),
         clock=clock,
         chat_model=ExtractiveAnswerer(settings.answer),
-        verifier=LexicalVerifier(),
+        verifier=build_verifier(settings),
+        claim_splitter=build_claim_splitter(settings),
         language=FunctionWordDetector(),
         embedder=embedder,
     )

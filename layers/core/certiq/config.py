@@ -78,6 +78,12 @@ class PolicySettings(Group):
     tau_entail: float = Field(default=0.6, ge=0, le=1)
     tau_contradict: float = Field(default=0.5, ge=0, le=1)
     unverified: Literal["mark", "drop"] = "mark"
+    min_evidence: int = Field(
+        default=1,
+        ge=1,
+        le=10,
+        description="citations kept as evidence at least, when that many support the claim",
+    )
 
 
 class LlmSettings(Group):
@@ -101,6 +107,26 @@ class LlmSettings(Group):
     max_output_tokens: int = Field(default=1024, ge=1)
 
 
+class VerificationSettings(Group):
+    """Who judges claims, and who splits draft sentences into them (chosen in bootstrap).
+
+    verifier: lexical (offline default, calibrated on SciFact), llm (a judge over
+    CERTIQ_LLM__PROVIDER) or nli (a local BERT NLI cross-encoder from nli_model_dir).
+    claims: rules (offline) or llm (CERTIQ_LLM__PROVIDER; the rules whenever the model fails).
+    """
+
+    verifier: Literal["lexical", "llm", "nli"] = "lexical"
+    lexical_calibration: Literal["in_sample", "held_out"] = Field(
+        default="in_sample",
+        description="held_out: the lexical model whose false-certification rate holds on new "
+        "pairs (it certifies fewer claims)",
+    )
+    claims: Literal["rules", "llm"] = "rules"
+    nli_model_dir: Path | None = Field(
+        default=None, description="a BERT sequence-classification NLI model; none ships"
+    )
+
+
 class EmbeddingSettings(Group):
     """auto: all-MiniLM-L6-v2 when its package is installed, otherwise lexical-only (none)."""
 
@@ -120,6 +146,32 @@ class OpenSearchSettings(Group):
     )
     bulk_batch: int = Field(default=500, ge=1)
     max_retries: int = Field(default=5, ge=0)
+
+
+class ApiSettings(Group):
+    """The HTTPS API and the web page it serves (functions/api and `certiq serve`)."""
+
+    max_body_bytes: int = Field(
+        default=20 * 1024 * 1024,
+        ge=1024,
+        description="larger request bodies get 413; Lambda itself caps a request near 6 MB",
+    )
+    wait_seconds: float = Field(
+        default=25.0, gt=0, le=28, description="?wait=true bound: API Gateway ends at 29 s"
+    )
+    page_dpi: int = Field(default=144, ge=36, le=300, description="page images' resolution")
+    page_cache_dir: Path | None = Field(
+        default=None, description="rendered pages; default: <home>/page-cache (/tmp in Lambda)"
+    )
+    static_dir: Path | None = Field(
+        default=None, description="the web page's files; default: the packaged certiq/web/static"
+    )
+    upload_expires_seconds: int = Field(
+        default=900, ge=60, le=7 * 24 * 3600, description="life of a presigned S3 upload"
+    )
+    upload_prefix: str = Field(
+        default="uploads/", description="S3 key prefix of files uploaded through the API"
+    )
 
 
 class AwsSettings(Group):
@@ -150,8 +202,10 @@ class Settings(BaseSettings):
     answer: AnswerSettings = AnswerSettings()
     policy: PolicySettings = PolicySettings()
     llm: LlmSettings = LlmSettings()
+    verification: VerificationSettings = VerificationSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     opensearch: OpenSearchSettings = OpenSearchSettings()
+    api: ApiSettings = ApiSettings()
     aws: AwsSettings = AwsSettings()
 
     def config_hash(self) -> str:
@@ -166,6 +220,7 @@ class Settings(BaseSettings):
                 "answer",
                 "policy",
                 "llm",
+                "verification",
             },
         )
         return hashlib.sha256(json.dumps(shaping, sort_keys=True).encode()).hexdigest()

@@ -230,8 +230,20 @@ class Decision(Contract):
 
 class Claim(Contract):
     id: str
-    text: str
+    text: str = Field(description="the atomic claim the verifier judges: hedges stripped")
     citation_ids: list[str]
+    source: str | None = Field(
+        default=None,
+        description="the draft sentence it was compiled from, as written (hedges kept); shown "
+        "in its place when all of that sentence's claims are verified",
+    )
+    hedges: list[str] = Field(
+        default_factory=list,
+        description="hedging words stripped from the source before judging (may, possibly..)",
+    )
+    compiled_by: str | None = Field(
+        default=None, description="what split the sentence: rules, or an LLM (and why not)"
+    )
     decision: Decision | None = None
 
 
@@ -416,6 +428,51 @@ class QuestionView(Contract):
     response: QAResponse | None = None
 
 
+class ConversationView(Contract):
+    """GET /v1/conversations/{id}: its questions oldest first, each with its response when done.
+
+    Each source's status is read when the view is built, so a file deleted after the answer shows
+    as "deleted" although the stored response was frozen when it was written.
+    """
+
+    conversation_id: str
+    questions: list[QuestionView]
+
+
+class UploadTarget(Contract):
+    """Where a client sends a file's bytes itself: a presigned S3 POST (a form with fields)."""
+
+    method: Literal["POST"] = "POST"
+    url: str
+    fields: dict[str, str] = Field(description="form fields to send before the file field")
+    file_field: str = Field(default="file", description="the form field carrying the bytes")
+    max_bytes: int = Field(ge=1)
+    expires_in: int = Field(ge=1, description="seconds the target stays valid")
+
+
+class DocumentUpload(Contract):
+    """POST /v1/documents: the document the upload becomes, and how to follow it.
+
+    document is set when the server already holds the bytes (a direct upload); upload is set
+    when the client must send them to the presigned target, after which ingestion starts on its
+    own (the bucket's ObjectCreated event). status_url answers 404 until ingestion has begun.
+    """
+
+    doc_id: str
+    file_name: str
+    status_url: str
+    document: DocumentRecord | None = None
+    upload: UploadTarget | None = None
+
+
+class ApiError(Contract):
+    """The body of every 4xx and 5xx answer: a status, a message, and per field details."""
+
+    statusCode: int = Field(description="the HTTP status, as in Powertools' own error bodies")
+    message: str
+    detail: list[dict[str, Any]] | None = None
+
+
 SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "QuestionState": QuestionState,
     "QAResponse": QAResponse,
@@ -427,4 +484,7 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "QuestionRequest": QuestionRequest,
     "QuestionAccepted": QuestionAccepted,
     "QuestionView": QuestionView,
+    "ConversationView": ConversationView,
+    "DocumentUpload": DocumentUpload,
+    "ApiError": ApiError,
 }

@@ -22,6 +22,7 @@ from certiq.models import (
     QuestionState,
     QuestionStatus,
     SearchHit,
+    UploadTarget,
 )
 
 if TYPE_CHECKING:
@@ -190,10 +191,16 @@ class ChatModel(Protocol):
 
 @dataclass(frozen=True)
 class Support:
-    """How far evidence supports (entail) or refutes (contradict) a claim, each in [0, 1]."""
+    """How far evidence supports (entail) or refutes (contradict) a claim, each in [0, 1].
+
+    ``note`` says why a verifier could not judge (a model's refusal or malformed output): such a
+    Support has entail 0, so it never renders VERIFIED, and the decision's reason quotes it.
+    """
 
     entail: float
     contradict: float
+    note: str | None = None
+    rationale: str | None = None  # a judge's one-line reason, kept in the decision
 
 
 class Verifier(Protocol):
@@ -201,6 +208,21 @@ class Verifier(Protocol):
     def name(self) -> str: ...
 
     def assess(self, claim: str, evidence: Sequence[str]) -> Support: ...
+
+
+class ClaimSplitter(Protocol):
+    """Splits one draft sentence into the atomic claims it states (rules offline, or an LLM)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def split(self, sentence: str) -> list[str]:
+        """Standalone sentences, one claim each, in the sentence's own words where possible.
+
+        Raises CertiqError when it cannot (bad model output, refusal, upstream failure): the
+        caller falls back to the rule-based splitter and records why.
+        """
+        ...
 
 
 class LanguageDetector(Protocol):
@@ -214,4 +236,14 @@ class Orchestrator(Protocol):
 
     def start(self, state: QuestionState) -> str:
         """Starts an execution for the question and returns its id without waiting."""
+        ...
+
+
+class UploadSigner(Protocol):
+    """Lets a client send a file straight to the blob store (a presigned S3 POST in the cloud)."""
+
+    def presign_upload(
+        self, key: str, content_type: str, max_bytes: int, expires_seconds: int
+    ) -> UploadTarget:
+        """A target accepting one object under key, of that type and at most max_bytes."""
         ...

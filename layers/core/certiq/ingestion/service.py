@@ -40,26 +40,33 @@ class Upload:
     collection: str | None = None  # a named subset of the tenant's documents
 
 
-def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
+def queued(upload: Upload, deps: Deps) -> DocumentRecord:
+    """The QUEUED record an upload starts as, not yet stored; the stored one when its content
+    is indexed already (then ingest changes nothing)."""
     doc_id, sha256, content_version = document_ids(upload.tenant, upload.uri, upload.data)
-    version = upload.version or content_version
     existing = deps.documents.get(upload.tenant, doc_id)
     if already_indexed(existing, sha256):
         return existing
-
     now = deps.clock.now()
-    record = DocumentRecord(
+    return DocumentRecord(
         doc_id=doc_id,
         tenant=upload.tenant,
         file_name=upload.file_name,
         uri=upload.stored_uri or upload.uri,
         mime_type=PDF_MIME,
         sha256=sha256,
-        version=version,
+        version=upload.version or content_version,
         status=DocumentStatus.QUEUED,
         created_at=existing.created_at if existing else now,
         updated_at=now,
     )
+
+
+def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
+    record = queued(upload, deps)
+    if record.status is not DocumentStatus.QUEUED:
+        return record
+    doc_id, sha256, version = record.doc_id, record.sha256, record.version
     if upload.stored_uri is None:
         # Keep the original before parsing, so even a file that fails is never lost.
         stored = deps.blobs.put(

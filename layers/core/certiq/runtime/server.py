@@ -1,12 +1,16 @@
 """`certiq serve`: the API's routes over plain HTTP on the loopback address.
 
 Each HTTP request becomes the API Gateway REST proxy event Lambda would receive and goes through
-the same router as functions/api, so local and cloud answer the same way.
+the same router as functions/api, so local and cloud answer the same way. Bodies travel
+base64-encoded, as API Gateway passes them with BinaryMediaTypes "*/*" (PDF uploads need it); a
+body larger than settings.api.max_body_bytes is refused with 413 before it is read. Uploaded files
+are ingested in a background thread of this process.
 """
 
 from __future__ import annotations
 
 import base64
+import json
 import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -16,6 +20,7 @@ from urllib.parse import parse_qsl, urlsplit
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from certiq.api.intake import DocumentIntake
 from certiq.api.routes import create_app
 from certiq.ports import Orchestrator
 from certiq.steps.deps import Deps
@@ -35,7 +40,6 @@ class _LocalContext:
 def to_event(method: str, raw_path: str, headers: dict[str, str], body: bytes) -> dict[str, Any]:
     url = urlsplit(raw_path)
     query = dict(parse_qsl(url.query, keep_blank_values=True))
-    text = body.decode("utf-8") if body else None
     return {
         "resource": url.path,
         "path": url.path,
@@ -54,17 +58,31 @@ def to_event(method: str, raw_path: str, headers: dict[str, str], body: bytes) -
             "requestTimeEpoch": int(time.time() * 1000),
             "identity": {"sourceIp": "127.0.0.1"},
         },
-        "body": text,
-        "isBase64Encoded": False,
+        "body": base64.b64encode(body).decode("ascii") if body else None,
+        "isBase64Encoded": bool(body),
     }
 
 
-def make_handler(app: APIGatewayRestResolver) -> type[BaseHTTPRequestHandler]:
+def make_handler(app: APIGatewayRestResolver, max_body_bytes: int) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "certiq"
 
         def _dispatch(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
+            try:
+                length = int(self.headers.get("Content-Length") or 0)
+            except ValueError:
+                length = -1
+            if length < 0 or length > max_body_bytes:
+                # Refused unread, as API Gateway refuses a body over its own limit.
+                message = (
+                    f"the body is {length} bytes; the limit is {max_body_bytes}"
+                    if length > 0
+                    else "Content-Length is not a byte count"
+                )
+                status = 413 if length > 0 else 400
+                self._send(status, {"Content-Type": "application/json"}, _error(status, message))
+                self.close_connection = True
+                return
             body = self.rfile.read(length) if length else b""
             headers = {name: value for name, value in self.headers.items()}
             event = to_event(self.command, self.path, headers, body)
@@ -75,12 +93,18 @@ def make_handler(app: APIGatewayRestResolver) -> type[BaseHTTPRequestHandler]:
                 if result.get("isBase64Encoded")
                 else payload.encode("utf-8")
             )
-            self.send_response(int(result["statusCode"]))
+            response_headers: dict[str, str] = {}
             for name, value in (result.get("headers") or {}).items():
-                self.send_header(name, str(value))
+                response_headers[name] = str(value)
             for name, values in (result.get("multiValueHeaders") or {}).items():
                 for value in values:
-                    self.send_header(name, str(value))
+                    response_headers[name] = str(value)
+            self._send(int(result["statusCode"]), response_headers, data)
+
+        def _send(self, status: int, headers: dict[str, str], data: bytes) -> None:
+            self.send_response(status)
+            for name, value in headers.items():
+                self.send_header(name, value)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
@@ -94,15 +118,35 @@ def make_handler(app: APIGatewayRestResolver) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-def make_server(
-    deps: Deps, orchestrator: Orchestrator, host: str, port: int
-) -> ThreadingHTTPServer:
-    return ThreadingHTTPServer((host, port), make_handler(create_app(deps, orchestrator)))
+def _error(status: int, message: str) -> bytes:
+    return json.dumps({"statusCode": status, "message": message}).encode()
+
+
+class ApiServer(ThreadingHTTPServer):
+    """The HTTP server and the intake ingesting its uploads (wait_idle() lets them finish)."""
+
+    daemon_threads = True
+
+    def __init__(
+        self,
+        address: tuple[str, int],
+        handler: type[BaseHTTPRequestHandler],
+        intake: DocumentIntake,
+    ) -> None:
+        super().__init__(address, handler)
+        self.intake = intake
+
+
+def make_server(deps: Deps, orchestrator: Orchestrator, host: str, port: int) -> ApiServer:
+    intake = DocumentIntake(deps, signer=None)
+    app = create_app(deps, orchestrator, intake=intake)
+    return ApiServer((host, port), make_handler(app, deps.settings.api.max_body_bytes), intake)
 
 
 def serve(deps: Deps, orchestrator: Orchestrator, *, host: str, port: int) -> None:
     server = make_server(deps, orchestrator, host, port)
-    print(f"certiq API on http://{host}:{server.server_port}  (OpenAPI: /openapi.json)")
+    base = f"http://{host}:{server.server_port}"
+    print(f"certiq on {base}/  (API under /v1, OpenAPI: /openapi.json)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

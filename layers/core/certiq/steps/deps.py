@@ -9,6 +9,7 @@ from certiq.ports import (
     BlobStore,
     CertificateStore,
     ChatModel,
+    ClaimSplitter,
     Clock,
     DocumentStore,
     Embedder,
@@ -34,3 +35,4 @@ class Deps:
     verifier: Verifier
     language: LanguageDetector
     embedder: Embedder | None = None  # None: lexical-only, no vectors are computed or searched
+    claim_splitter: ClaimSplitter | None = None  # None: the rule-based splitter (offline)

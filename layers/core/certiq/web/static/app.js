@@ -1,0 +1,534 @@
+// The certiq page: a conversation, each answer beside its highlighted sources.
+import { api, ApiError, sendToTarget, sleep, TERMINAL, DOCUMENT_DONE } from "./api.js";
+import { language, setLanguage, statusLabel, t, translatePage } from "./i18n.js";
+
+const POLL_MS = 300;
+const CONVERSATION_KEY = "certiq.conversation";
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  conversationId: null,
+  turns: [], // {questionId, question, status, reason, response}
+  active: null, // {questionId, citationIds, docId, page}
+};
+
+// --- small DOM helpers ----------------------------------------------------------------------
+
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else if (name === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(name, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) node.append(child);
+  }
+  return node;
+}
+
+function formatScore(score) {
+  return typeof score === "number" ? score.toFixed(2) : "";
+}
+
+function sourceIcon(source) {
+  const mime = source.mime_type || "";
+  const kind = source.source_type === "web" ? "WEB" : mime.includes("pdf") ? "PDF" : "TXT";
+  return el("span", { class: `file-icon file-${kind.toLowerCase()}`, "aria-hidden": "true", text: kind });
+}
+
+// --- the conversation -----------------------------------------------------------------------
+
+function newConversationId() {
+  return crypto.randomUUID ? crypto.randomUUID() : `c-${Date.now()}-${Math.random().toString(16).slice(2)}`;
+}
+
+function rememberConversation(id) {
+  state.conversationId = id;
+  localStorage.setItem(CONVERSATION_KEY, id);
+  const url = new URL(window.location.href);
+  url.searchParams.set("c", id);
+  history.replaceState(null, "", url);
+}
+
+async function restoreConversation() {
+  const fromUrl = new URL(window.location.href).searchParams.get("c");
+  const id = fromUrl || localStorage.getItem(CONVERSATION_KEY);
+  if (!id) {
+    rememberConversation(newConversationId());
+    return;
+  }
+  rememberConversation(id);
+  try {
+    const view = await api.conversation(id);
+    state.turns = view.questions.map((question) => turnFrom(question));
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 404)) showStatus(t("error", { message: error.message }));
+    state.turns = [];
+  }
+  renderConversation();
+  const last = [...state.turns].reverse().find((turn) => turn.response);
+  if (last) selectAnswer(last.questionId);
+  for (const turn of state.turns) if (!TERMINAL.has(turn.status)) follow(turn);
+}
+
+function turnFrom(view, question) {
+  return {
+    questionId: view.question_id,
+    question: view.response?.question ?? question ?? null,
+    status: view.status,
+    reason: view.reason ?? null,
+    response: view.response ?? null,
+  };
+}
+
+async function refreshConversation() {
+  if (!state.conversationId || !state.turns.length) return;
+  try {
+    const view = await api.conversation(state.conversationId);
+    const asked = new Map(state.turns.map((turn) => [turn.questionId, turn.question]));
+    state.turns = view.questions.map((question) => turnFrom(question, asked.get(question.question_id)));
+  } catch (error) {
+    return;
+  }
+  renderConversation();
+  if (state.active) selectAnswer(state.active.questionId, state.active.citationIds, { openViewer: false });
+}
+
+async function ask(question) {
+  showStatus(statusLabel("RECEIVED"));
+  $("ask-button").disabled = true;
+  try {
+    const accepted = await api.ask(question, state.conversationId);
+    const turn = { questionId: accepted.question_id, question, status: accepted.status, reason: null, response: null };
+    state.turns.push(turn);
+    renderConversation();
+    await follow(turn);
+  } catch (error) {
+    showStatus(t("error", { message: error.message }));
+  } finally {
+    $("ask-button").disabled = false;
+  }
+}
+
+/** Polls a question until the state machine ends, showing each status as it comes. */
+async function follow(turn) {
+  while (!TERMINAL.has(turn.status)) {
+    showStatus(statusLabel(turn.status));
+    await sleep(POLL_MS);
+    try {
+      const view = await api.question(turn.questionId);
+      Object.assign(turn, turnFrom(view, turn.question));
+    } catch (error) {
+      showStatus(t("error", { message: error.message }));
+      return;
+    }
+    renderTurnStatus(turn);
+  }
+  showStatus(statusLabel(turn.status));
+  renderConversation();
+  if (turn.response) selectAnswer(turn.questionId);
+}
+
+function showStatus(text) {
+  $("ask-status").textContent = text;
+}
+
+function renderConversation() {
+  const list = $("conversation");
+  list.replaceChildren(...state.turns.map(renderTurn));
+  $("empty-conversation").hidden = state.turns.length > 0;
+}
+
+function renderTurnStatus(turn) {
+  const node = document.querySelector(`[data-question-id="${CSS.escape(turn.questionId)}"] .turn-status`);
+  if (node) node.textContent = statusLabel(turn.status);
+}
+
+function renderTurn(turn) {
+  const response = turn.response;
+  const selected = state.active?.questionId === turn.questionId;
+  return el(
+    "li",
+    { class: `turn${selected ? " turn-selected" : ""}`, dataset: { questionId: turn.questionId } },
+    el("div", { class: "bubble bubble-question" },
+      el("span", { class: "speaker", text: t("you") }),
+      el("p", { class: "question-text", text: turn.question ?? t("pendingQuestion") })),
+    el("div", { class: "bubble bubble-answer", "aria-busy": TERMINAL.has(turn.status) ? "false" : "true" },
+      el("span", { class: "speaker", text: t("certiq") }),
+      el("span", { class: `turn-status status-${turn.status.toLowerCase()}`, text: statusLabel(turn.status) }),
+      response ? renderAnswer(turn, response) : turn.reason ? el("p", { class: "message", text: turn.reason }) : null),
+  );
+}
+
+function renderAnswer(turn, response) {
+  const byId = new Map((response.citations || []).map((citation) => [citation.id, citation]));
+  const claims = (response.claims || []).filter((claim) => claim.decision && claim.decision.state !== "BLOCKED");
+  const body = el("p", { class: "answer" });
+  if (claims.length) {
+    claims.forEach((claim, index) => {
+      const state = claim.decision.state === "VERIFIED" ? "verified" : "unverified";
+      const tipId = `tip-${turn.questionId}-${claim.id}`;
+      const label = state === "verified" ? t("verified") : t("unverified");
+      body.append(
+        el("span", { class: `claim claim-${state}`, tabindex: "0", "aria-describedby": tipId, dataset: { claim: claim.id } },
+          claim.text,
+          el("span", { class: "claim-tip", role: "tooltip", id: tipId, text: `${label}: ${claim.decision.reason}` })),
+      );
+      const cited = claim.decision.evidence?.length ? claim.decision.evidence : claim.citation_ids || [];
+      for (const citationId of cited) {
+        const citation = byId.get(citationId);
+        if (citation) body.append(" ", renderChip(turn, citation, response));
+      }
+      if (index < claims.length - 1) body.append(" ");
+    });
+  } else if (response.answer) {
+    body.append(response.answer);
+  }
+  const parts = [];
+  if (claims.length || response.answer) parts.push(body);
+  if (response.message) parts.push(el("p", { class: "message", text: response.message }));
+  if (!claims.length && !response.answer && !response.message) parts.push(el("p", { class: "message", text: t("noAnswer") }));
+  if (response.certificate_id) parts.push(renderCertificate(response.certificate_id));
+  return el("div", { class: "answer-block" }, parts);
+}
+
+function sourceOf(response, docId) {
+  return (response.sources || []).find((source) => source.doc_id === docId);
+}
+
+function renderChip(turn, citation, response) {
+  const source = sourceOf(response, citation.doc_id);
+  const deleted = source?.status === "deleted";
+  const active = state.active?.questionId === turn.questionId && state.active.citationIds.includes(citation.id);
+  return el("button", {
+    type: "button",
+    class: `chip${deleted ? " chip-deleted" : ""}${active ? " chip-active" : ""}`,
+    "aria-pressed": active ? "true" : "false",
+    "aria-label": t("citation", { id: citation.id, name: citation.file_name, page: citation.page }),
+    dataset: { citation: citation.id, questionId: turn.questionId },
+    onclick: () => selectAnswer(turn.questionId, [citation.id]),
+    text: citation.id,
+  });
+}
+
+function sealIcon() {
+  // Drawn, not an emoji: a machine without an emoji font would show an empty box.
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("class", "seal-icon");
+  svg.setAttribute("aria-hidden", "true");
+  svg.innerHTML =
+    '<path d="M8 1 2 3.5v4C2 11 4.6 14 8 15c3.4-1 6-4 6-7.5v-4z" fill="currentColor" opacity=".18"/>' +
+    '<path d="M8 1 2 3.5v4C2 11 4.6 14 8 15c3.4-1 6-4 6-7.5v-4z" fill="none" stroke="currentColor"/>' +
+    '<path d="m5.3 8 1.9 1.9 3.6-3.8" fill="none" stroke="currentColor" stroke-width="1.5"/>';
+  return svg;
+}
+
+function renderCertificate(certificateId) {
+  const result = el("span", { class: "certificate-result", role: "status", "aria-live": "polite" });
+  const badge = el("button", {
+    type: "button",
+    class: "certificate-badge",
+    "aria-label": t("verifyCertificate", { id: certificateId }),
+    dataset: { certificate: certificateId },
+    onclick: async () => {
+      badge.disabled = true;
+      result.className = "certificate-result";
+      result.textContent = t("verifying");
+      try {
+        const check = await api.verifyCertificate(certificateId);
+        result.classList.add(check.valid ? "certificate-valid" : "certificate-invalid");
+        result.textContent = check.valid
+          ? t("certificateValid")
+          : t("certificateInvalid", { field: check.first_difference || "seal" });
+      } catch (error) {
+        result.classList.add("certificate-invalid");
+        result.textContent = t("certificateError", { message: error.message });
+      } finally {
+        badge.disabled = false;
+      }
+    },
+  }, sealIcon(), `${t("certificate")} ${certificateId.slice(0, 13)}…`);
+  return el("div", { class: "certificate" }, badge, result);
+}
+
+// --- sources and the page viewer ---------------------------------------------------------------
+
+function selectAnswer(questionId, citationIds = [], { openViewer = true } = {}) {
+  const turn = state.turns.find((candidate) => candidate.questionId === questionId);
+  if (!turn || !turn.response) return;
+  const response = turn.response;
+  const citations = (response.citations || []).filter((citation) => citationIds.includes(citation.id));
+  const first = citations[0];
+  state.active = { questionId, citationIds, docId: first?.doc_id ?? null, page: first?.page ?? null };
+  for (const node of document.querySelectorAll(".turn")) {
+    node.classList.toggle("turn-selected", node.dataset.questionId === questionId);
+  }
+  for (const chip of document.querySelectorAll(".chip")) {
+    const on = chip.dataset.questionId === questionId && citationIds.includes(chip.dataset.citation);
+    chip.classList.toggle("chip-active", on);
+    chip.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+  renderSources(response);
+  if (first && openViewer) openPage(response, first.doc_id, first.page, citationIds);
+  else if (!first) closeViewer();
+}
+
+function renderSources(response) {
+  const list = $("sources");
+  const sources = response.sources || [];
+  $("no-sources").hidden = sources.length > 0;
+  list.replaceChildren(
+    ...sources.map((source) => {
+      const deleted = source.status === "deleted";
+      const highlighted = state.active?.docId === source.doc_id;
+      const excerpt = source.excerpts?.[0];
+      const pages = [...new Set((source.excerpts || []).map((item) => item.page))];
+      const content = [
+        el("div", { class: "card-head" },
+          sourceIcon(source),
+          el("span", { class: "card-name", text: source.file_name })),
+        deleted
+          ? el("p", { class: "card-unavailable", text: t("fileUnavailable"), title: t("fileUnavailableHint") })
+          : el("p", { class: "card-meta" },
+              el("span", { class: "card-pages", text: pages.map((n) => t("page", { n })).join(", ") }),
+              " · ",
+              el("span", { class: "card-relevance", text: t("relevance", { score: formatScore(source.relevance) }) })),
+        !deleted && excerpt ? el("blockquote", { class: "card-excerpt", text: excerpt.text }) : null,
+      ];
+      const card = deleted
+        ? el("div", { class: "card card-deleted", "aria-disabled": "true" }, content)
+        : el("button", {
+            type: "button",
+            class: "card",
+            "aria-label": t("openSource", { name: source.file_name, page: excerpt?.page ?? 1 }),
+            onclick: () => openSourceCard(response, source),
+          }, content);
+      if (highlighted) {
+        card.classList.add("card-highlighted");
+        card.setAttribute("aria-current", "true");
+      }
+      return el("li", { class: "source", dataset: { docId: source.doc_id, status: source.status || "available" } }, card);
+    }),
+  );
+}
+
+function openSourceCard(response, source) {
+  const page = source.excerpts?.[0]?.page ?? 1;
+  const ids = (response.citations || [])
+    .filter((citation) => citation.doc_id === source.doc_id && citation.page === page)
+    .map((citation) => citation.id);
+  selectAnswer(state.active.questionId, ids);
+}
+
+function openPage(response, docId, page, activeIds) {
+  const source = sourceOf(response, docId);
+  const viewer = $("viewer");
+  const image = $("page-image");
+  const boxes = $("page-boxes");
+  const name = source?.file_name ?? docId;
+  viewer.hidden = false;
+  viewer.dataset.docId = docId;
+  viewer.dataset.page = String(page);
+  $("viewer-title").textContent = t("viewerTitle", { name, n: page });
+  boxes.replaceChildren();
+  if (source?.status === "deleted") {
+    $("page-frame").hidden = true;
+    $("viewer-message").hidden = false;
+    $("viewer-message").textContent = t("pageGone");
+    viewer.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    return;
+  }
+  $("page-frame").hidden = false;
+  $("viewer-message").hidden = true;
+  // Every citation of this answer on this page gets a box; the chosen ones are emphasised.
+  const onPage = (response.citations || []).filter((citation) => citation.doc_id === docId && citation.page === page);
+  for (const citation of onPage) {
+    for (const box of citation.boxes || []) {
+      if (box.page !== page) continue;
+      const active = activeIds.includes(citation.id);
+      boxes.append(el("div", {
+        class: `page-box${active ? " page-box-active" : ""}`,
+        dataset: { citation: citation.id },
+        style: [
+          `left:${(box.x0 / box.page_width) * 100}%`,
+          `top:${(box.y0 / box.page_height) * 100}%`,
+          `width:${((box.x1 - box.x0) / box.page_width) * 100}%`,
+          `height:${((box.y1 - box.y0) / box.page_height) * 100}%`,
+        ].join(";"),
+      }));
+    }
+  }
+  image.alt = t("pageAlt", { n: page, name });
+  const url = api.pageUrl(docId, page);
+  const reveal = () => {
+    const target = boxes.querySelector(".page-box-active") || viewer;
+    target.scrollIntoView({ block: "center", behavior: "instant" });
+  };
+  if (image.getAttribute("src") !== url) {
+    image.addEventListener("load", reveal, { once: true });
+    image.src = url;
+  } else {
+    reveal();
+  }
+}
+
+function closeViewer() {
+  $("viewer").hidden = true;
+}
+
+// --- uploads and the library --------------------------------------------------------------------
+
+async function uploadFiles(files) {
+  for (const file of files) uploadFile(file);
+}
+
+async function uploadFile(file) {
+  const status = el("span", { class: "upload-status", text: t("uploading") });
+  const reason = el("span", { class: "upload-reason" });
+  const item = el("li", { class: "upload", dataset: { fileName: file.name } },
+    el("span", { class: "upload-name", text: file.name }), " ", status, " ", reason);
+  $("uploads").prepend(item);
+  const show = (record) => {
+    status.textContent = statusLabel(record.status);
+    status.dataset.status = record.status;
+    item.dataset.status = record.status;
+    reason.textContent = record.reason || "";
+  };
+  try {
+    let upload;
+    try {
+      upload = await api.upload(file);
+    } catch (error) {
+      // Too large for the API itself: a server that offers presigned uploads takes it that way.
+      if (!(error instanceof ApiError && error.status === 413)) throw error;
+      upload = await (await fetch(`v1/documents?file_name=${encodeURIComponent(file.name)}`, { method: "POST" })).json();
+      if (!upload.upload) throw error;
+    }
+    if (upload.upload) await sendToTarget(upload.upload, file);
+    if (upload.document) show(upload.document);
+    else status.textContent = t("waitingForFile");
+    for (;;) {
+      await sleep(POLL_MS);
+      let record;
+      try {
+        record = await api.document(upload.doc_id);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) continue; // the bucket's event is on its way
+        throw error;
+      }
+      show(record);
+      if (DOCUMENT_DONE.has(record.status)) break;
+    }
+  } catch (error) {
+    status.textContent = statusLabel("FAILED");
+    item.dataset.status = "FAILED";
+    reason.textContent = error.message;
+  }
+  refreshDocuments();
+}
+
+async function refreshDocuments() {
+  let documents = [];
+  try {
+    documents = await api.documents();
+  } catch {
+    return;
+  }
+  documents.sort((a, b) => a.file_name.localeCompare(b.file_name));
+  $("documents").replaceChildren(
+    ...documents.map((record) =>
+      el("li", { class: `document document-${record.status.toLowerCase()}`, dataset: { docId: record.doc_id } },
+        el("span", { class: "document-name", text: record.file_name }),
+        el("span", { class: "document-status", text: statusLabel(record.status) }),
+        record.pages ? el("span", { class: "document-pages", text: t("pages", { n: record.pages }) }) : null,
+        record.reason ? el("span", { class: "document-reason", text: record.reason }) : null,
+        record.status === "DELETED"
+          ? null
+          : el("button", {
+              type: "button",
+              class: "document-delete",
+              "aria-label": t("deleteLabel", { name: record.file_name }),
+              text: t("delete"),
+              onclick: async () => {
+                try {
+                  await api.deleteDocument(record.doc_id);
+                } catch (error) {
+                  showStatus(t("error", { message: error.message }));
+                }
+                await refreshDocuments();
+                await refreshConversation();
+              },
+            }),
+      ),
+    ),
+  );
+}
+
+// --- start ----------------------------------------------------------------------------------------
+
+function applyLanguage() {
+  translatePage();
+  $("language-toggle").textContent = t("languageToggle");
+  renderConversation();
+  if (state.active) selectAnswer(state.active.questionId, state.active.citationIds, { openViewer: !$("viewer").hidden });
+  refreshDocuments();
+}
+
+function wire() {
+  $("ask-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const question = $("question").value.trim();
+    if (!question) return;
+    $("question").value = "";
+    ask(question);
+  });
+  $("question").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey) {
+      event.preventDefault();
+      $("ask-form").requestSubmit();
+    }
+  });
+  $("language-toggle").addEventListener("click", () => {
+    setLanguage(language() === "fr" ? "en" : "fr");
+    applyLanguage();
+  });
+  $("new-conversation").addEventListener("click", () => {
+    rememberConversation(newConversationId());
+    state.turns = [];
+    state.active = null;
+    renderConversation();
+    $("sources").replaceChildren();
+    $("no-sources").hidden = false;
+    closeViewer();
+    $("question").focus();
+  });
+  $("viewer-close").addEventListener("click", closeViewer);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !$("viewer").hidden) closeViewer();
+  });
+  $("file-input").addEventListener("change", (event) => {
+    uploadFiles([...event.target.files]);
+    event.target.value = "";
+  });
+  const zone = $("drop-zone");
+  zone.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    zone.classList.add("drop-active");
+  });
+  zone.addEventListener("dragleave", () => zone.classList.remove("drop-active"));
+  zone.addEventListener("drop", (event) => {
+    event.preventDefault();
+    zone.classList.remove("drop-active");
+    uploadFiles([...event.dataTransfer.files]);
+  });
+}
+
+setLanguage(language());
+wire();
+applyLanguage();
+restoreConversation().finally(() => document.body.setAttribute("data-ready", "true"));

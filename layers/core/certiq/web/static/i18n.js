@@ -1,0 +1,168 @@
+// English and French labels. The language comes from a saved choice, else navigator.language.
+
+const LABELS = {
+  en: {
+    skip: "Skip to the question",
+    tagline: "Answers that show their sources",
+    newConversation: "New conversation",
+    languageHint: "Switch the page's language",
+    languageToggle: "FR",
+    conversation: "Conversation",
+    emptyConversation: "Ask a question about your documents.",
+    questionLabel: "Your question",
+    questionPlaceholder: "How long are backups kept?",
+    ask: "Ask",
+    sources: "Sources",
+    noSources: "Sources of the selected answer appear here.",
+    closeViewer: "Close the page",
+    documents: "Documents",
+    dropHint: "Drop PDF files here or choose them",
+    library: "Library",
+    delete: "Delete",
+    deleteLabel: "Delete {name}",
+    you: "You",
+    certiq: "certiq",
+    page: "page {n}",
+    pages: "{n} pages",
+    relevance: "relevance {score}",
+    fileUnavailable: "File unavailable",
+    fileUnavailableHint: "This file was deleted after the answer was given.",
+    openSource: "Open {name}, page {page}",
+    citation: "Citation {id}: {name}, page {page}",
+    verified: "Verified",
+    unverified: "Unverified",
+    certificate: "Certificate",
+    verifyCertificate: "Verify certificate {id}",
+    verifying: "Verifying…",
+    certificateValid: "Certificate valid: seal and signature check",
+    certificateInvalid: "Certificate invalid: {field} changed",
+    certificateError: "Could not verify: {message}",
+    noAnswer: "No answer.",
+    pendingQuestion: "(question being processed)",
+    error: "Error: {message}",
+    uploading: "Uploading",
+    waitingForFile: "Waiting for ingestion",
+    viewerTitle: "{name}, page {n}",
+    pageAlt: "Page {n} of {name}, with the cited passages outlined",
+    pageGone: "This file is no longer available.",
+    status: {
+      RECEIVED: "Received",
+      MODERATING_QUESTION: "Checking the question…",
+      RETRIEVING: "Searching the documents…",
+      GENERATING_ANSWER: "Writing the answer…",
+      VERIFYING: "Verifying each claim…",
+      COMPLETE: "Complete",
+      NEEDS_CLARIFICATION: "Needs clarification",
+      REJECTED: "Rejected",
+      FAILED: "Failed",
+      QUEUED: "Queued",
+      PROCESSING: "Processing",
+      INDEXED: "Indexed",
+      DELETED: "Deleted",
+    },
+  },
+  fr: {
+    skip: "Aller à la question",
+    tagline: "Des réponses qui montrent leurs sources",
+    newConversation: "Nouvelle conversation",
+    languageHint: "Changer la langue de la page",
+    languageToggle: "EN",
+    conversation: "Conversation",
+    emptyConversation: "Posez une question sur vos documents.",
+    questionLabel: "Votre question",
+    questionPlaceholder: "Combien de temps les sauvegardes sont-elles conservées ?",
+    ask: "Demander",
+    sources: "Sources",
+    noSources: "Les sources de la réponse choisie s'affichent ici.",
+    closeViewer: "Fermer la page",
+    documents: "Documents",
+    dropHint: "Déposez des fichiers PDF ici ou choisissez-les",
+    library: "Bibliothèque",
+    delete: "Supprimer",
+    deleteLabel: "Supprimer {name}",
+    you: "Vous",
+    certiq: "certiq",
+    page: "page {n}",
+    pages: "{n} pages",
+    relevance: "pertinence {score}",
+    fileUnavailable: "Fichier indisponible",
+    fileUnavailableHint: "Ce fichier a été supprimé après la réponse.",
+    openSource: "Ouvrir {name}, page {page}",
+    citation: "Citation {id} : {name}, page {page}",
+    verified: "Vérifié",
+    unverified: "Non vérifié",
+    certificate: "Certificat",
+    verifyCertificate: "Vérifier le certificat {id}",
+    verifying: "Vérification…",
+    certificateValid: "Certificat valide : sceau et signature vérifiés",
+    certificateInvalid: "Certificat invalide : {field} a changé",
+    certificateError: "Vérification impossible : {message}",
+    noAnswer: "Pas de réponse.",
+    pendingQuestion: "(question en cours de traitement)",
+    error: "Erreur : {message}",
+    uploading: "Envoi",
+    waitingForFile: "En attente de l'ingestion",
+    viewerTitle: "{name}, page {n}",
+    pageAlt: "Page {n} de {name}, passages cités encadrés",
+    pageGone: "Ce fichier n'est plus disponible.",
+    status: {
+      RECEIVED: "Reçue",
+      MODERATING_QUESTION: "Vérification de la question…",
+      RETRIEVING: "Recherche dans les documents…",
+      GENERATING_ANSWER: "Rédaction de la réponse…",
+      VERIFYING: "Vérification de chaque affirmation…",
+      COMPLETE: "Terminée",
+      NEEDS_CLARIFICATION: "Précision nécessaire",
+      REJECTED: "Refusée",
+      FAILED: "Échec",
+      QUEUED: "En file",
+      PROCESSING: "En traitement",
+      INDEXED: "Indexé",
+      DELETED: "Supprimé",
+    },
+  },
+};
+
+const STORAGE_KEY = "certiq.language";
+
+export function initialLanguage() {
+  const saved = localStorage.getItem(STORAGE_KEY);
+  if (saved && saved in LABELS) return saved;
+  return (navigator.language || "en").toLowerCase().startsWith("fr") ? "fr" : "en";
+}
+
+let current = initialLanguage();
+
+export function language() {
+  return current;
+}
+
+export function setLanguage(code) {
+  current = code in LABELS ? code : "en";
+  localStorage.setItem(STORAGE_KEY, current);
+  document.documentElement.lang = current;
+}
+
+/** The label for key in the current language, with {name} placeholders filled in. */
+export function t(key, values = {}) {
+  const labels = LABELS[current];
+  const template = labels[key] ?? LABELS.en[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
+}
+
+export function statusLabel(status) {
+  return LABELS[current].status[status] ?? LABELS.en.status[status] ?? status;
+}
+
+/** Fills in every element marked data-i18n (text), data-i18n-placeholder and data-i18n-label. */
+export function translatePage(root = document) {
+  for (const element of root.querySelectorAll("[data-i18n]")) {
+    element.textContent = t(element.dataset.i18n);
+  }
+  for (const element of root.querySelectorAll("[data-i18n-placeholder]")) {
+    element.placeholder = t(element.dataset.i18nPlaceholder);
+  }
+  for (const element of root.querySelectorAll("[data-i18n-label]")) {
+    element.setAttribute("aria-label", t(element.dataset.i18nLabel));
+  }
+}

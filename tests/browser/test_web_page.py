@@ -1,0 +1,250 @@
+"""The web page in headless Chromium against `certiq serve`: upload, ask, follow a citation to the
+box on its page, reload, verify the certificate, delete the file and see the tombstone.
+
+Chromium is Debian's package (/usr/bin/chromium, installed by `make test`), driven by the
+playwright package through executable_path: no browser is downloaded. Set CERTIQ_TEST_SCREENSHOT
+to a path to keep the screenshot of the highlighted citation (docs/screenshot.png is one).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import build_pdf
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+FACT = "Backups of customer data are kept for 35 days and then deleted."
+QUESTION = "How long are backups of customer data kept?"
+FILE_NAME = "retention-policy.pdf"
+TIMEOUT_MS = 20_000
+# Pixels a drawn box may differ from the one computed from its Box: rounding at the page's scale.
+TOLERANCE_PX = 1.5
+
+playwright_sync = pytest.importorskip("playwright.sync_api", reason="the playwright package")
+if not CHROMIUM.exists():
+    pytest.skip(
+        "Chromium is not installed at /usr/bin/chromium (`make test` installs it with apt-get;"
+        " this machine could not)",
+        allow_module_level=True,
+    )
+
+
+def retention_policy_pdf() -> bytes:
+    return build_pdf(
+        [
+            ["This policy explains how the company keeps and removes the data it holds."],
+            [
+                "Logs of access to systems are kept for one year for audit purposes.",
+                "Data retention applies to every environment, production and staging alike.",
+                FACT,
+                "Archived invoices are kept for ten years as the law requires.",
+            ],
+        ]
+    )
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`certiq serve` on a free port of 127.0.0.1 over an empty CERTIQ_HOME; yields its URL."""
+    home = tmp_path_factory.mktemp("certiq-home")
+    env = {
+        **os.environ,
+        "CERTIQ_HOME": str(home),
+        "CERTIQ_EMBEDDING__PROVIDER": "none",
+        "PYTHONUNBUFFERED": "1",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "certiq.cli", "serve", "--host", "127.0.0.1", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+        assert match, f"certiq serve did not start: {line!r}"
+        yield f"http://127.0.0.1:{match.group(1)}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_sync.sync_playwright() as playwright:
+        # --no-sandbox: CI and this machine run as root, where Chromium's sandbox cannot start.
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox"]
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def get_json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def expected_rect(box: dict[str, float], image: dict[str, float]) -> dict[str, float]:
+    """Where a Box (PDF points, origin top-left) lands on the image as shown on screen."""
+    scale_x = image["width"] / box["page_width"]
+    scale_y = image["height"] / box["page_height"]
+    return {
+        "x": image["x"] + box["x0"] * scale_x,
+        "y": image["y"] + box["y0"] * scale_y,
+        "width": (box["x1"] - box["x0"]) * scale_x,
+        "height": (box["y1"] - box["y0"]) * scale_y,
+    }
+
+
+def test_an_answer_opens_its_cited_box_survives_a_reload_and_shows_a_deleted_file_as_a_tombstone(
+    server: str, browser: Any, tmp_path: Path
+) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready]")
+
+    # GIVEN a PDF uploaded through the page, followed until it is indexed
+    page.set_input_files(
+        "#file-input",
+        files=[
+            {"name": FILE_NAME, "mimeType": "application/pdf", "buffer": retention_policy_pdf()}
+        ],
+    )
+    page.wait_for_selector(f'.upload[data-file-name="{FILE_NAME}"][data-status="INDEXED"]')
+
+    # WHEN a question is typed and sent with the keyboard
+    page.fill("#question", QUESTION)
+    page.press("#question", "Enter")
+    chip = page.locator('.chip[data-citation="C1"]').first
+    chip.wait_for()
+
+    # THEN the answer shows a verified claim with its reason available on focus
+    claim = page.locator(".claim").first
+    assert "claim-verified" in (claim.get_attribute("class") or "")
+    assert FACT.rstrip(".") in claim.inner_text()
+    claim.focus()
+    assert page.locator(".claim .claim-tip").first.is_visible()
+
+    # AND the conversation in the URL has the response the page shows
+    conversation_id = page.evaluate("new URL(location.href).searchParams.get('c')")
+    [question] = get_json(f"{server}/v1/conversations/{conversation_id}")["questions"]
+    citation = next(c for c in question["response"]["citations"] if c["id"] == "C1")
+    assert citation["quote"] == FACT and citation["page"] == 2
+
+    # WHEN the citation chip is activated from the keyboard
+    chip.focus()
+    page.keyboard.press("Enter")
+
+    # THEN its source card is highlighted
+    card = page.locator(".card-highlighted")
+    card.wait_for()
+    assert card.locator(".card-name").inner_text() == FILE_NAME
+    source_item = page.locator(f'.source[data-doc-id="{citation["doc_id"]}"] .card-highlighted')
+    assert source_item.count() == 1
+    # AND the cited page is shown with a box over each line of the quote, where the Box says
+    page.wait_for_function(
+        "() => { const i = document.getElementById('page-image');"
+        " return i.complete && i.naturalWidth > 0; }"
+    )
+    assert page.locator("#viewer").get_attribute("data-page") == "2"
+    image = page.locator("#page-image").bounding_box()
+    drawn = page.locator('.page-box-active[data-citation="C1"]')
+    assert drawn.count() == len(citation["boxes"]) >= 1
+    for index, box in enumerate(citation["boxes"]):
+        actual = drawn.nth(index).bounding_box()
+        expected = expected_rect(box, image)
+        for key in ("x", "y", "width", "height"):
+            assert abs(actual[key] - expected[key]) <= TOLERANCE_PX, (key, actual, expected)
+    # AND every other citation of the answer on that page is boxed too, less emphasised
+    same_page = [
+        c
+        for c in question["response"]["citations"]
+        if (c["doc_id"], c["page"]) == (citation["doc_id"], 2)
+    ]
+    assert len(same_page) >= 2, "the PDF is written so that two citations share page 2"
+    assert page.locator(".page-box").count() == sum(len(c["boxes"]) for c in same_page)
+    for other in same_page[1:]:
+        boxed = page.locator(f'.page-box[data-citation="{other["id"]}"]')
+        assert boxed.count() == len(other["boxes"])
+        assert "page-box-active" not in (boxed.first.get_attribute("class") or "")
+    # AND the box is scrolled into view
+    assert drawn.first.is_visible()
+    assert page.evaluate(
+        "() => { const r = document.querySelector('.page-box-active').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= window.innerHeight; }"
+    )
+    screenshot = tmp_path / "screenshot.png"
+    page.screenshot(path=str(screenshot), full_page=False)
+    assert screenshot.stat().st_size > 10_000
+    keep = os.environ.get("CERTIQ_TEST_SCREENSHOT")
+    if keep:
+        Path(keep).write_bytes(screenshot.read_bytes())
+
+    # WHEN the certificate badge is clicked
+    page.locator(".certificate-badge").first.click()
+
+    # THEN it verifies
+    page.wait_for_selector(".certificate-result.certificate-valid")
+
+    # WHEN the page is reloaded
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+
+    # THEN the same answer is back, with its chips and sources
+    assert page.locator(".question-text").first.inner_text() == QUESTION
+    assert FACT.rstrip(".") in page.locator(".claim").first.inner_text()
+    assert page.locator('.chip[data-citation="C1"]').count() >= 1
+    assert page.locator(".source .card-name").first.inner_text() == FILE_NAME
+
+    # WHEN the file is deleted from the library
+    page.locator(f'.document[data-doc-id="{citation["doc_id"]}"] .document-delete').click()
+
+    # THEN the old answer shows it as a greyed, non-clickable tombstone
+    tombstone = page.locator(f'.source[data-doc-id="{citation["doc_id"]}"][data-status="deleted"]')
+    tombstone.wait_for()
+    assert "File unavailable" in tombstone.inner_text()
+    assert tombstone.locator("button").count() == 0
+    assert tombstone.locator('[aria-disabled="true"]').count() == 1
+    assert (
+        page.locator(f'.document[data-doc-id="{citation["doc_id"]}"] .document-delete').count() == 0
+    )
+    # AND its page answers 410 Gone
+    status = page.evaluate(
+        "async (url) => (await fetch(url)).status",
+        f"{server}/v1/documents/{citation['doc_id']}/pages/2.png",
+    )
+    assert status == 410
+    page.close()
+
+
+def test_the_page_switches_to_french_labels(server: str, browser: Any) -> None:
+    # GIVEN the page opened in a French browser
+    page = browser.new_page(locale="fr-FR")
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready]")
+
+    # THEN its labels are French, and the toggle switches them to English
+    assert page.locator("#ask-button").inner_text() == "Demander"
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    page.click("#language-toggle")
+    assert page.locator("#ask-button").inner_text() == "Ask"
+    page.close()
