@@ -446,8 +446,11 @@ API_ROUTES = {
     ("post", "/v1/questions"),
     ("x-amazon-apigateway-any-method", "/v1/{proxy+}"),
     ("get", "/openapi.json"),
+    ("get", "/"),
+    ("get", "/static/{name}"),
 }
-PUBLIC_ROUTES = {("get", "/openapi.json")}
+# The API's description and the web page's files; everything under /v1 is authenticated.
+PUBLIC_ROUTES = {("get", "/openapi.json"), ("get", "/"), ("get", "/static/{name}")}
 
 
 def swagger_method(method: str) -> str:
@@ -473,6 +476,9 @@ def test_api_routes_match_the_function_events_and_integrate_it(
         integration = body["paths"][path][method]["x-amazon-apigateway-integration"]
         assert integration["type"] == "aws_proxy" and integration["httpMethod"] == "POST"
         assert "${ApiFunction.Arn}" in integration["uri"]["Fn::Sub"]
+    # AND PDF uploads and page images pass as binary, without making every body binary
+    api = template["Resources"]["CertiqApi"]["Properties"]
+    assert sorted(api["BinaryMediaTypes"]) == ["application~1pdf", "image~1png"]
     # AND after the transform SAM has added the CORS preflight to each path
     deployed = transformed["Resources"]["CertiqApi"]["Properties"]["Body"]["paths"]
     assert all("options" in deployed[path] for _, path in API_ROUTES)
@@ -492,6 +498,7 @@ def test_api_authentication_is_iam_or_cognito_by_parameter(template: dict[str, A
         assert body["paths"][path][method]["security"] == chosen, (method, path)
     for method, path in PUBLIC_ROUTES:
         assert "security" not in body["paths"][path][method]
+    assert all(path.startswith("/v1/") for _, path in API_ROUTES - PUBLIC_ROUTES)
     # AND the schemes are SigV4, or a Cognito authorizer on the stack's own user pool
     cognito, sigv4 = body["securityDefinitions"]["Fn::If"][1:]
     assert sigv4["sigv4"]["x-amazon-apigateway-authtype"] == "awsSigv4"

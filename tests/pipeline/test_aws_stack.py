@@ -51,7 +51,9 @@ from moto.awslambda.models import LambdaFunction
 
 from certiq.adapters.aws.dynamodb_stores import DynamoCertificateStore
 from certiq.adapters.aws.kms_signer import KmsSigner
-from certiq.config import get_settings
+from certiq.adapters.aws.opensearch_client import make_client
+from certiq.adapters.aws.opensearch_index import OpenSearchIndex
+from certiq.config import OpenSearchSettings, get_settings
 from certiq.models import Certificate, CertificateCheck, QuestionStatus
 from certiq.runtime import lambda_handlers
 from certiq.trust.certificate import check
@@ -89,6 +91,7 @@ POLICY = [
     ["Invoices are kept for 7 years to meet tax law."],
 ]
 QUESTION = "How long are backups of customer data kept?"
+TENANT = "default"
 
 
 def load_template() -> dict[str, Any]:
@@ -349,11 +352,24 @@ class Stack:
     sfn: SFNClient
     resolve: Resolver
     runner: InProcessLambda
+    search_url: str
     sequencer: Iterator[int] = field(default_factory=lambda: iter(range(1, 1_000_000)))
 
     @property
     def bucket(self) -> str:
         return str(self.resolve.refs["DocumentsBucket"])
+
+    def chunks(self) -> int:
+        """How many chunks of the tenant the search index holds."""
+        settings = OpenSearchSettings(endpoint=self.search_url)
+        index = OpenSearchIndex(
+            make_client(settings, REGION),
+            settings.index,
+            dimension=None,
+            bulk_batch=settings.bulk_batch,
+            max_retries=settings.max_retries,
+        )
+        return index.count(TENANT)
 
     def table(self, logical_id: str) -> str:
         return self.resolve.refs[logical_id]
@@ -369,32 +385,55 @@ class Stack:
 
     def upload(self, key: str, data: bytes) -> dict[str, Any]:
         """put_object, then invoke the ingest function with the event S3 sends for it."""
-        put = self.s3.put_object(Bucket=self.bucket, Key=key, Body=data)
+        self.s3.put_object(Bucket=self.bucket, Key=key, Body=data)
+        return self.notify_created(key)
+
+    def notify_created(self, key: str) -> dict[str, Any]:
+        """Invoke the ingest function with the ObjectCreated event of the key's latest version."""
+        head = self.s3.head_object(Bucket=self.bucket, Key=key)
         event = json.loads((ROOT / "infra/events/s3_object_created.json").read_text("utf-8"))
         record = event["Records"][0]
         record["s3"]["bucket"] |= {"name": self.bucket, "arn": f"arn:aws:s3:::{self.bucket}"}
         record["s3"]["object"] = {
             "key": quote_plus(key, safe="/"),
-            "size": len(data),
-            "eTag": put["ETag"].strip('"'),
-            "versionId": put["VersionId"],
+            "size": head["ContentLength"],
+            "eTag": head["ETag"].strip('"'),
+            "versionId": head["VersionId"],
             "sequencer": f"{next(self.sequencer):018X}",
         }
         return self.invoke("IngestFunction", event)
 
     def api(
-        self, method: str, path: str, body: dict[str, Any] | None = None
+        self,
+        method: str,
+        path: str,
+        body: dict[str, Any] | bytes | None = None,
+        query: dict[str, str] | None = None,
     ) -> tuple[int, dict[str, Any]]:
-        """An API Gateway REST proxy request to the /v1/{proxy+} route, through Lambda."""
-        headers = {"Content-Type": "application/json", "Host": "api.example.com"}
+        """An API Gateway REST proxy request to the /v1/{proxy+} route, through Lambda.
+
+        A bytes body is sent as application/pdf, which the API's BinaryMediaTypes make API
+        Gateway pass base64-encoded.
+        """
+        binary = isinstance(body, bytes)
+        headers = {
+            "Content-Type": "application/pdf" if binary else "application/json",
+            "Host": "api.example.com",
+        }
+        if isinstance(body, bytes):
+            text: str | None = base64.b64encode(body).decode("ascii")
+        else:
+            text = None if body is None else json.dumps(body)
         event = {
             "resource": "/v1/{proxy+}",
             "path": path,
             "httpMethod": method,
             "headers": headers,
             "multiValueHeaders": {name: [value] for name, value in headers.items()},
-            "queryStringParameters": None,
-            "multiValueQueryStringParameters": None,
+            "queryStringParameters": query,
+            "multiValueQueryStringParameters": (
+                {name: [value] for name, value in query.items()} if query else None
+            ),
             "pathParameters": {"proxy": path.removeprefix("/v1/")},
             "stageVariables": None,
             "requestContext": {
@@ -409,14 +448,14 @@ class Stack:
                 "protocol": "HTTP/1.1",
                 "identity": {"sourceIp": "203.0.113.9", "userArn": None, "caller": None},
             },
-            "body": None if body is None else json.dumps(body),
-            "isBase64Encoded": False,
+            "body": text,
+            "isBase64Encoded": binary,
         }
         result = self.invoke("ApiFunction", event)
-        text = result.get("body") or "{}"
+        answer = result.get("body") or "{}"
         if result.get("isBase64Encoded"):
-            text = base64.b64decode(text).decode("utf-8")
-        return int(result["statusCode"]), json.loads(text)
+            answer = base64.b64decode(answer).decode("utf-8")
+        return int(result["statusCode"]), json.loads(answer)
 
     def execution_arn(self, question_id: str) -> str:
         return f"arn:aws:states:{REGION}:{ACCOUNT}:execution:{MACHINE_NAME}:{question_id}"
@@ -557,7 +596,7 @@ def stack(osmem_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> It
             "_invoke_lambda",
             lambda function, event=None: runner.invoke(function, event),
         )
-        yield Stack(s3, dynamodb, kms, lambda_, sfn, resolve, runner)
+        yield Stack(s3, dynamodb, kms, lambda_, sfn, resolve, runner, osmem_url)
     clear_container_caches()
 
 
@@ -686,3 +725,43 @@ def test_a_question_that_ends_early_takes_the_choice_out(indexed: Stack) -> None
     # AND the API holds the clarification request
     status, view = stack.api("GET", f"/v1/questions/{question_id}")
     assert status == 200 and view["status"] == QuestionStatus.NEEDS_CLARIFICATION.value
+
+
+def test_a_document_uploaded_through_the_api_is_ingested_and_deleted_through_it(
+    stack: Stack,
+) -> None:
+    # GIVEN a PDF sent to the API function as a raw body, as API Gateway passes it (base64)
+    status, upload = stack.api(
+        "POST", "/v1/documents", build_pdf(POLICY), query={"file_name": "retention.pdf"}
+    )
+    # THEN it is accepted and stored in the documents bucket under the uploads prefix
+    assert status == 202, upload
+    key = "uploads/retention.pdf"
+    assert stack.s3.head_object(Bucket=stack.bucket, Key=key)["ContentType"] == "application/pdf"
+
+    # WHEN the bucket's ObjectCreated event reaches the ingest function
+    result = stack.notify_created(key)
+    # THEN the document the API named is INDEXED, and the API shows it
+    assert [d["status"] for d in result["documents"]] == ["INDEXED"]
+    status, record = stack.api("GET", upload["status_url"])
+    assert status == 200 and record["status"] == "INDEXED"
+    assert stack.chunks() == record["chunks"] > 0
+
+    # WHEN it is deleted through the API
+    status, tombstone = stack.api("DELETE", upload["status_url"])
+    # THEN its record is a DELETED tombstone, its chunks are gone from the index, and the
+    # original stays in the bucket behind a delete marker
+    assert status == 200 and tombstone["status"] == "DELETED"
+    assert stack.chunks() == 0
+    versions = stack.s3.list_object_versions(Bucket=stack.bucket, Prefix=key)
+    assert len(versions["Versions"]) == 1 and len(versions["DeleteMarkers"]) == 1
+
+
+def test_the_api_hands_out_a_presigned_upload_to_the_bucket(stack: Stack) -> None:
+    # GIVEN a request for an upload without a body
+    status, upload = stack.api("POST", "/v1/documents", query={"file_name": "large.pdf"})
+    # THEN the API answers with a presigned POST to the stack's bucket, for the uploads prefix
+    assert status == 201, upload
+    target = upload["upload"]
+    assert target["url"] == f"https://{stack.bucket}.s3.amazonaws.com/"
+    assert target["fields"]["key"] == "uploads/large.pdf"
