@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import ClassVar
 
 import pytest
 
@@ -22,7 +23,7 @@ SOFT_404 = b"<html><head><title>Oops! Page not found</title></head><body>Try sea
 
 
 class Site(BaseHTTPRequestHandler):
-    seen: list[tuple[str, str]] = []
+    seen: ClassVar[list[tuple[str, str]]] = []
 
     def _reply(
         self,

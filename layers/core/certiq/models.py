@@ -430,7 +430,7 @@ class Certificate(Contract):
     created_at: datetime
     shown: ShownAnswer | None = Field(
         default=None,
-        description="the answer as shown (translated, links checked); `answer` is what was verified",
+        description="the answer as shown (translated, links checked); `answer` was verified",
     )
     field_digests: dict[str, str] = Field(
         description="SHA-256 of each sealed field's canonical JSON, so a check can name the field"

@@ -1,9 +1,10 @@
 """Folds the usual disguises out of a text before patterns are matched against it.
 
 Pattern lists are written over the folded form: lower case ASCII words separated by single
-spaces (apostrophes and punctuation become spaces: "d'être" is "d etre"). Folding removes zero-width and other invisible characters, accents and compatibility
-forms (full-width letters, ligatures), undoes "leetspeak-lite" digit and symbol swaps inside
-words, and joins letters spelled out one by one ("i g n o r e", "i.g.n.o.r.e").
+spaces (apostrophes and punctuation become spaces: "d'être" is "d etre"). Folding removes
+zero-width and other invisible characters, accents and compatibility forms (full-width letters,
+ligatures), undoes "leetspeak-lite" digit and symbol swaps inside words, and joins letters
+spelled out one by one ("i g n o r e", "i.g.n.o.r.e").
 """
 
 from __future__ import annotations
@@ -31,9 +32,7 @@ _SPACES = re.compile(r"\s+")
 def strip_invisible(text: str) -> str:
     """Removes characters that render as nothing (zero-width, bidi marks, soft hyphens)."""
     return "".join(
-        char
-        for char in text
-        if unicodedata.category(char) != "Cf" and ord(char) not in _INVISIBLE
+        char for char in text if unicodedata.category(char) != "Cf" and ord(char) not in _INVISIBLE
     )
 
 

@@ -191,9 +191,7 @@ def find_entities(text: str, regions: Sequence[str] = DEFAULT_REGIONS) -> list[E
 
 def resolve_overlaps(entities: Iterable[Entity]) -> list[Entity]:
     """Keeps the earlier-priority finding (then the longer) where findings overlap."""
-    ranked = sorted(
-        entities, key=lambda e: (PRIORITY.index(e.type), -(e.end - e.start), e.start)
-    )
+    ranked = sorted(entities, key=lambda e: (PRIORITY.index(e.type), -(e.end - e.start), e.start))
     kept: list[Entity] = []
     for entity in ranked:
         if all(entity.end <= other.start or entity.start >= other.end for other in kept):

@@ -28,6 +28,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from certiq.config import UrlCheckSettings
+from certiq.ports import UrlVerdict
 
 Resolver = Callable[[str, int], Sequence[str]]
 IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -60,16 +61,6 @@ _SOFT_404_PATH = re.compile(
 
 class UrlRefused(Exception):
     """A hop the SSRF guard refuses; the message is the reason shown to operators."""
-
-
-@dataclass(frozen=True)
-class UrlVerdict:
-    url: str
-    allowed: bool
-    reachable: bool
-    status: int | None
-    final_url: str | None
-    reason: str
 
 
 @dataclass(frozen=True)
@@ -207,11 +198,13 @@ class GuardedUrlChecker:
         except ValueError:
             literal = False
             try:
-                addresses = [ipaddress.ip_address(a.split("%")[0]) for a in self._resolver(host, port)]
+                addresses = [
+                    ipaddress.ip_address(a.split("%")[0]) for a in self._resolver(host, port)
+                ]
             except (OSError, UnicodeError) as error:
                 raise UrlRefused(f"host {host!r} does not resolve ({error})") from error
             if not addresses:
-                raise UrlRefused(f"host {host!r} does not resolve")
+                raise UrlRefused(f"host {host!r} does not resolve") from None
         for address in addresses:
             reason = address_refusal(address, allow_loopback=self._allow_loopback)
             if reason is not None:

@@ -97,7 +97,9 @@ def _compile(language: str, data: dict[str, Any]) -> list[Rule]:
                 expanded = _expand(pattern, definitions)
                 compiled = re.compile(expanded if raw else rf"\b(?:{expanded})\b")
                 suffix = "raw." if raw else ""
-                rules.append(Rule(f"{language}.{suffix}{category}.{index}", category, compiled, raw))
+                rules.append(
+                    Rule(f"{language}.{suffix}{category}.{index}", category, compiled, raw)
+                )
     return rules
 
 
@@ -117,7 +119,9 @@ def pattern_languages() -> list[str]:
     """The languages that ship a pattern list."""
     folder = resources.files("certiq.guardrails").joinpath("patterns")
     return sorted(
-        entry.name.removesuffix(".json") for entry in folder.iterdir() if entry.name.endswith(".json")
+        entry.name.removesuffix(".json")
+        for entry in folder.iterdir()
+        if entry.name.endswith(".json")
     )
 
 

@@ -13,9 +13,12 @@ from certiq.ports import (
     DocumentStore,
     Embedder,
     LanguageDetector,
+    NameFinder,
     QuestionStore,
     SearchIndex,
     Signer,
+    Translator,
+    UrlChecker,
     Verifier,
 )
 
@@ -34,3 +37,6 @@ class Deps:
     verifier: Verifier
     language: LanguageDetector
     embedder: Embedder | None = None  # None: lexical-only, no vectors are computed or searched
+    translator: Translator | None = None  # None: no model, questions are searched as written
+    name_finder: NameFinder | None = None  # None: names are not looked for
+    url_checker: UrlChecker | None = None  # None: URLs are not checked (settings.urls.enabled)

@@ -27,6 +27,8 @@ def persist(state: QuestionState, deps: Deps) -> QuestionState:
     message = None if state.answer else NO_ANSWER
     if state.translation is not None and state.translation.note:
         message = " ".join(filter(None, [message, state.translation.note]))
+    if state.shown is not None and state.shown.note:
+        message = " ".join(filter(None, [message, state.shown.note]))
     response = build_response(
         state, QuestionStatus.COMPLETE, deps.documents, deps.settings.policy, message=message
     )
@@ -55,6 +57,7 @@ def _unsealed(certificate_id: str, state: QuestionState, deps: Deps) -> Certific
         policy=deps.settings.policy.model_dump(mode="json"),
         config_hash=deps.settings.config_hash(),
         created_at=deps.clock.now(),
+        shown=state.shown,
         field_digests={},
         seal="",
         signature="",
