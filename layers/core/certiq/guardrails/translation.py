@@ -117,9 +117,13 @@ class ModelNameFinder:
             return []
         if not isinstance(names, list):
             return []
-        # A name the text does not hold verbatim is ignored: the model cannot add text.
+        # A name the text does not hold verbatim is ignored (the model cannot add text), and
+        # so is anything holding a placeholder's brackets.
         return [
             name.strip()
             for name in names
-            if isinstance(name, str) and len(name.strip()) > 1 and name.strip() in text
+            if isinstance(name, str)
+            and len(name.strip()) > 1
+            and name.strip() in text
+            and not re.search(r"[\[\]⟦⟧]", name)
         ]

@@ -63,6 +63,10 @@ class UrlRefused(Exception):
     """A hop the SSRF guard refuses; the message is the reason shown to operators."""
 
 
+class HostUnresolved(Exception):
+    """The host name has no address: nothing can be checked or sent, the link is dead."""
+
+
 @dataclass(frozen=True)
 class Target:
     """A hop that passed the guard: where to connect and what to say the host is."""
@@ -163,7 +167,10 @@ class GuardedUrlChecker:
     # --- the guard ---------------------------------------------------------------------------
 
     def guard(self, url: str) -> Target:
-        """The checked address to connect to for ``url``; raises UrlRefused with the reason."""
+        """The checked address to connect to for ``url``.
+
+        Raises UrlRefused with the reason, or HostUnresolved when the name has no address.
+        """
         if len(url) > 2048:
             raise UrlRefused("URL longer than 2048 characters")
         if re.search(r"[\s\\\x00-\x1f\x7f]", url):
@@ -202,9 +209,9 @@ class GuardedUrlChecker:
                     ipaddress.ip_address(a.split("%")[0]) for a in self._resolver(host, port)
                 ]
             except (OSError, UnicodeError) as error:
-                raise UrlRefused(f"host {host!r} does not resolve ({error})") from error
+                raise HostUnresolved(f"host {host!r} does not resolve ({error})") from error
             if not addresses:
-                raise UrlRefused(f"host {host!r} does not resolve") from None
+                raise HostUnresolved(f"host {host!r} does not resolve") from None
         for address in addresses:
             reason = address_refusal(address, allow_loopback=self._allow_loopback)
             if reason is not None:
@@ -233,6 +240,8 @@ class GuardedUrlChecker:
                 where = "" if hop == 0 else f"redirect {hop} to {current}: "
                 refused = f"refused: {where}{error}"
                 return UrlVerdict(url, False, False, None, current, refused), False
+            except HostUnresolved as error:
+                return UrlVerdict(url, True, False, None, current, str(error)), False
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return UrlVerdict(url, True, False, None, current, "timed out"), False
