@@ -7,30 +7,32 @@ can prove that a refused URL never produced a request.
 from __future__ import annotations
 
 import ipaddress
+import json
 from collections.abc import Sequence
+from pathlib import Path
 
 import httpx
 import pytest
 
 from certiq.config import UrlCheckSettings
+from certiq.guardrails.benchmark import score_ssrf
 from certiq.guardrails.urls import GuardedUrlChecker, address_refusal, urls_in
 
 pytestmark = pytest.mark.unit
 
-PUBLIC = "93.184.216.34"
-
-FAKE_DNS: dict[str, list[str]] = {
-    "public.example": [PUBLIC],
-    "www.public.example": [PUBLIC],
-    "metadata.google.internal": ["169.254.169.254"],
-    "metadata-alias.example": ["169.254.169.254"],
-    "rebind.example": ["10.0.0.5"],
-    "mixed.example": [PUBLIC, "127.0.0.1"],
-    "v6-loopback.example": ["::1"],
-    "127.0.0.1.nip.example": ["127.0.0.1"],
-    "ula.example": ["fd00:ec2::254"],
-    "mapped.example": ["::ffff:192.168.0.1"],
-}
+BATTERY = json.loads(
+    (Path(__file__).resolve().parents[1] / "data" / "guardrails" / "ssrf.json").read_text(
+        encoding="utf-8"
+    )
+)
+PUBLIC: str = BATTERY["public_address"]
+FAKE_DNS: dict[str, list[str]] = BATTERY["fake_dns"]
+# Each is refused before a request is sent: written forms of loopback, private, link-local,
+# metadata and unspecified addresses, names resolving to them, other schemes, credentials,
+# odd ports and malformed URLs.
+DIRECT_ATTEMPTS: list[str] = BATTERY["direct"]
+# A public page redirects (302) into refused space: the hop is refused, never requested.
+REDIRECT_ATTEMPTS: list[str] = BATTERY["redirects"]
 
 
 def fake_resolver(host: str, port: int) -> Sequence[str]:
@@ -60,93 +62,6 @@ def checker(
     )
 
 
-# Each is refused before a request is sent: written forms of loopback, private, link-local,
-# metadata and unspecified addresses, names resolving to them, other schemes, credentials,
-# odd ports and malformed URLs.
-DIRECT_ATTEMPTS = [
-    "http://127.0.0.1/",
-    "http://127.0.0.1:80/admin",
-    "http://localhost/",
-    "http://LOCALHOST./",
-    "https://localhost:443/",
-    "http://2130706433/",
-    "http://0177.0.0.1/",
-    "http://0x7f.0.0.1/",
-    "http://0x7f000001/",
-    "http://127.1/",
-    "http://0x7f.1/",
-    "http://0/",
-    "http://0.0.0.0/",
-    "http://[::]/",
-    "http://[::1]/",
-    "http://[0:0:0:0:0:0:0:1]/",
-    "http://[::ffff:127.0.0.1]/",
-    "http://[::ffff:7f00:1]/",
-    "http://[::127.0.0.1]/",
-    "http://[64:ff9b::7f00:1]/",
-    "http://[2002:7f00:1::]/",
-    "http://[::ffff:169.254.169.254]/latest/meta-data/",
-    "http://[::ffff:a9fe:a9fe]/latest/meta-data/",
-    "http://169.254.169.254/latest/meta-data/iam/security-credentials/",
-    "http://169.254.170.2/v2/credentials",
-    "http://[fd00:ec2::254]/latest/meta-data/",
-    "http://100.100.100.200/latest/meta-data/",
-    "http://metadata.google.internal/computeMetadata/v1/",
-    "http://metadata/computeMetadata/v1/",
-    "http://metadata-alias.example/latest/",
-    "http://rebind.example/",
-    "http://mixed.example/",
-    "http://v6-loopback.example/",
-    "http://127.0.0.1.nip.example/",
-    "http://ula.example/",
-    "http://mapped.example/",
-    "http://10.0.0.1/",
-    "http://172.16.0.1/",
-    "http://192.168.1.1/",
-    "http://100.64.0.1/",
-    "http://198.18.0.1/",
-    "http://224.0.0.1/",
-    "http://[ff02::1]/",
-    "http://[fe80::1]/",
-    "http://240.0.0.1/",
-    "http://255.255.255.255/",
-    "http://example.com@127.0.0.1/",
-    "http://public.example@169.254.169.254/",
-    "http://user:secret@public.example/",
-    "http://public.example:22/",
-    "http://public.example:6379/",
-    "https://public.example:8443/",
-    "file:///etc/passwd",
-    "file://localhost/etc/passwd",
-    "gopher://127.0.0.1:70/_GET%20/",
-    "ftp://public.example/file.txt",
-    "dict://127.0.0.1:11211/stat",
-    "ldap://127.0.0.1/",
-    "data:text/html,<script>alert(1)</script>",
-    "javascript:alert(1)",
-    "http:\\\\127.0.0.1\\admin",
-    "http://127.0.0.1 /",
-    "http://①②⑦.0.0.1/",
-    "http://service.internal/",
-    "http://printer.local/",
-    "//127.0.0.1/",
-]
-
-# A public page redirects (302) into refused space: the hop is refused, never requested.
-REDIRECT_ATTEMPTS = [
-    "http://127.0.0.1/admin",
-    "http://localhost:8080/",
-    "http://169.254.169.254/latest/meta-data/",
-    "http://[::ffff:a9fe:a9fe]/",
-    "http://10.1.2.3/internal",
-    "http://rebind.example/",
-    "http://metadata.google.internal/",
-    "file:///etc/passwd",
-    "gopher://127.0.0.1/_x",
-    "//127.0.0.1/relative-scheme",
-]
-
-
 @pytest.mark.parametrize("url", DIRECT_ATTEMPTS)
 def test_ssrf_attempt_is_refused_before_any_request(url: str) -> None:
     # GIVEN a checker over a recording in-memory web
@@ -173,17 +88,12 @@ def test_redirect_into_refused_space_is_refused_at_that_hop(location: str) -> No
 
 
 def test_the_battery_is_at_least_25_attempts_and_all_are_refused() -> None:
-    # GIVEN every attempt of the battery
-    refused = 0
-    for url in DIRECT_ATTEMPTS:
-        refused += not checker(RecordingTransport({})).check(url).allowed
-    for location in REDIRECT_ATTEMPTS:
-        transport = RecordingTransport({"/go": (302, {"location": location})})
-        refused += not checker(transport).check("http://public.example/go").allowed
-    # THEN 100% are refused
-    total = len(DIRECT_ATTEMPTS) + len(REDIRECT_ATTEMPTS)
-    assert total >= 25
-    assert refused == total
+    # GIVEN every attempt of the battery, scored as `make bench` scores it
+    score = score_ssrf(BATTERY)
+    # THEN there are at least 25 and 100% are refused, none reaching a refused target
+    assert score.attempts >= 25
+    assert score.refused == score.attempts, score.errors
+    assert score.requests_to_refused_targets == 0
 
 
 def test_request_goes_to_the_checked_address_with_the_name_as_host_header() -> None:
@@ -271,3 +181,11 @@ def test_urls_in_text_leave_citation_markers_and_punctuation_out() -> None:
         "http://example.org/a?b=1",
         "https://x.example",
     ]
+
+
+def test_a_name_that_does_not_resolve_is_a_dead_link_not_a_refusal() -> None:
+    transport = RecordingTransport({})
+    verdict = checker(transport).check("https://nowhere.example/page")
+    assert verdict.allowed and not verdict.reachable
+    assert "does not resolve" in verdict.reason
+    assert transport.requests == []

@@ -1,9 +1,9 @@
-"""Scores the guardrails on labelled data: PII detection and injection refusal.
+"""Scores the guardrails on labelled data: PII detection, injection refusal, SSRF refusal.
 
 Used by the tests (floors) and by scripts/bench_guardrails.py (the figures in the README).
 Data: JSON lines. PII: {"text", "entities": [{"type", "start", "end"}]}; a line with no
 entity is a near-miss that must stay untouched. Injection: {"text", "label": "attack" |
-"benign", "language"}.
+"benign", "language"}. SSRF: one JSON object (see score_ssrf).
 """
 
 from __future__ import annotations
@@ -14,8 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from certiq.config import ValidationSettings
+import httpx
+
+from certiq.config import UrlCheckSettings, ValidationSettings
 from certiq.guardrails.pii import DEFAULT_REGIONS, find_entities
+from certiq.guardrails.urls import GuardedUrlChecker
 from certiq.guardrails.validation import TOO_SHORT, validate_question
 
 
@@ -115,4 +118,61 @@ def score_injection(
                     f"rejected benign ({validation.reason_code}, {validation.rule}): "
                     f"{row['text']!r}"
                 )
+    return score
+
+
+@dataclass
+class SsrfScore:
+    attempts: int = 0
+    refused: int = 0
+    requests_to_refused_targets: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def refusal_rate(self) -> float:
+        return self.refused / self.attempts if self.attempts else 1.0
+
+
+class _InMemoryWeb(httpx.BaseTransport):
+    """A web where every request is recorded and ``/go`` redirects to ``location``."""
+
+    def __init__(self, location: str | None = None) -> None:
+        self.location = location
+        self.requests: list[httpx.Request] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self.requests.append(request)
+        if self.location is not None and request.url.path == "/go":
+            return httpx.Response(302, headers={"location": self.location})
+        return httpx.Response(200)
+
+
+def score_ssrf(battery: dict[str, Any], settings: UrlCheckSettings | None = None) -> SsrfScore:
+    """Runs a battery (tests/data/guardrails/ssrf.json) with a fake resolver and an in-memory
+    web: an attempt counts as refused only if its verdict is refused and no request went to
+    anything but the public address."""
+    settings = settings or UrlCheckSettings()
+    fake_dns: dict[str, list[str]] = battery["fake_dns"]
+    public = battery["public_address"]
+
+    def resolve(host: str, port: int) -> list[str]:
+        if host not in fake_dns:
+            raise OSError(f"Name or service not known: {host}")
+        return fake_dns[host]
+
+    score = SsrfScore()
+    cases = [(url, None) for url in battery["direct"]]
+    cases += [("http://public.example/go", location) for location in battery["redirects"]]
+    for url, location in cases:
+        web = _InMemoryWeb(location)
+        checker = GuardedUrlChecker(settings, resolver=resolve, transport=web)
+        verdict = checker.check(url)
+        checker.close()
+        stray = [r for r in web.requests if r.url.host != public or location is None]
+        score.attempts += 1
+        score.requests_to_refused_targets += len(stray)
+        if not verdict.allowed and not stray:
+            score.refused += 1
+        else:
+            score.errors.append(f"not refused: {url} -> {location}: {verdict.reason}")
     return score

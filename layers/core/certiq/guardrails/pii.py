@@ -65,7 +65,7 @@ _IPV6 = re.compile(
 _IDENTIFIER_CONTEXT = re.compile(
     r"\b(?:order|invoice|ticket|ref|reference|case|po|sku|isbn|version|release|build|v|ver|"
     r"tracking|shipment|serial|part|item|account id|firmware|fw|kernel|vat|tva|siren|siret|"
-    r"tax id|commande|facture|dossier|colis|n°|no)"
+    r"tax id|commande|facture|dossier|colis)"
     r"\s*[#:.]?\s*(?:number|no\.?|n°|num[ée]ro)?\s*[#:]?\s*$",
     re.I,
 )
@@ -159,7 +159,15 @@ def _ip_addresses(text: str) -> Iterable[Entity]:
                 continue
             if pattern is _IPV4 and _after_identifier_word(text, match.start()):
                 continue  # "version 10.2.0.1" is a version number
+            if pattern is _IPV4 and _is_netmask(value):
+                continue  # 255.255.255.0 is a subnet mask, nobody's address
             yield Entity(IP_ADDRESS, match.start(), match.end(), value)
+
+
+def _is_netmask(value: str) -> bool:
+    bits = int(ipaddress.IPv4Address(value))
+    inverted = ~bits & 0xFFFFFFFF
+    return value.startswith("255.") and inverted & (inverted + 1) == 0
 
 
 def _phones(text: str, regions: Sequence[str]) -> Iterable[Entity]:

@@ -18,15 +18,9 @@ from certiq.steps.response import build_response
 
 
 def redact(state: QuestionState, deps: Deps) -> QuestionState:
-    settings = deps.settings.redaction
-    entities = find_entities(state.question, settings.phone_regions)
-    names_checked_by = None
-    if deps.name_finder is not None:
-        names = deps.name_finder.find_names(mask(state.question, entities).text)
-        entities = resolve_overlaps([*entities, *find_names(state.question, names, entities)])
-        names_checked_by = deps.name_finder.name
-    state = _masked(state, deps, entities, names_checked_by, note=None)
-    if settings.policy == "block" and entities:
+    state = mask_question(state, deps)
+    assert state.redaction is not None
+    if deps.settings.redaction.policy == "block" and state.redaction.entities:
         assert state.redaction is not None
         kinds = ", ".join(state.redaction.types)
         validation = Validation(
@@ -52,12 +46,21 @@ def redact(state: QuestionState, deps: Deps) -> QuestionState:
     return state
 
 
-def mask_question(state: QuestionState, deps: Deps, note: str) -> QuestionState:
-    """The state with its question masked by the pattern detectors only (no model is asked)."""
+def mask_question(state: QuestionState, deps: Deps, note: str | None = None) -> QuestionState:
+    """The state with its question masked: the pattern detectors, then the name finder.
+
+    Validate calls it too for a question it ends, so no raw value is stored either way.
+    """
     if state.redaction is not None:
         return state  # already redacted
     entities = find_entities(state.question, deps.settings.redaction.phone_regions)
-    return _masked(state, deps, entities, None, note=note)
+    names_checked_by = None
+    if deps.name_finder is not None:
+        # The model sees the text with every other value already masked.
+        names = deps.name_finder.find_names(mask(state.question, entities).text)
+        entities = resolve_overlaps([*entities, *find_names(state.question, names, entities)])
+        names_checked_by = deps.name_finder.name
+    return _masked(state, deps, entities, names_checked_by, note)
 
 
 def _masked(
