@@ -202,6 +202,7 @@ def test_answer_is_translated_back_and_the_certificate_keeps_both(deps: Deps) ->
     certificate = deps.certificates.get(f"cert-{state.question_id}")
     assert certificate is not None
     assert certificate.answer == verified
+    assert certificate.question == FRENCH
     assert certificate.shown is not None and certificate.shown.answer == state.shown.answer
 
 
