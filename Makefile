@@ -64,6 +64,7 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_embeddings.py
 	OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/bench_retrieval.py
 	$(BIN)/python scripts/bench_verify.py
+	$(BIN)/python scripts/bench_guardrails.py
 	$(BIN)/python scripts/bench_coldstart.py
 
 clean:

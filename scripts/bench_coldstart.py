@@ -82,15 +82,17 @@ def probe(name: str, layer: Path, *, mode: str, write_bytecode: bool) -> dict[st
     environment["PYTHONPATH"] = os.pathsep.join([str(FUNCTIONS / name), str(layer)])
     if not write_bytecode:
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
-    output = subprocess.run(
+    process = subprocess.run(
         [sys.executable, "-c", PROBE, mode],
         cwd=FUNCTIONS / name,
         env=environment,
         capture_output=True,
         text=True,
-        check=True,
-    ).stdout
-    result: dict[str, float] = json.loads(output.strip().splitlines()[-1])
+        check=False,
+    )
+    if process.returncode != 0:
+        raise SystemExit(f"functions/{name}/app.py ({mode}) failed:\n{process.stderr}")
+    result: dict[str, float] = json.loads(process.stdout.strip().splitlines()[-1])
     return result
 
 

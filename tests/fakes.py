@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
@@ -28,7 +29,7 @@ from certiq.models import (
     Sentence,
     SourceRef,
 )
-from certiq.ports import SearchIndex
+from certiq.ports import SearchIndex, UrlVerdict
 from certiq.text import content_terms
 
 EPOCH = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
@@ -281,3 +282,63 @@ def make_certificate(
         signature="c2lnbmF0dXJl",
         signing_key_id="local:0123456789abcdef",
     )
+
+
+class RecordingTranslator:
+    """A Translator that keeps what it was sent; it translates with a word table, token-safe.
+
+    ``break_markers`` makes it drop every protected token, as a careless model would.
+    """
+
+    name = "recording-translator"
+
+    def __init__(self, table: dict[str, str] | None = None, break_markers: bool = False) -> None:
+        self.table = dict(table or {})
+        self.break_markers = break_markers
+        self.calls: list[tuple[str, str, str]] = []
+
+    def translate(self, text: str, source: str, target: str) -> str:
+        from certiq.guardrails.translation import protect, restore
+
+        self.calls.append((text, source, target))
+        protected = protect(text)
+        out = protected.text
+        for before, after in self.table.items():
+            out = out.replace(before, after)
+        if self.break_markers:
+            out = re.sub(r"⟦\d+⟧", "", out)
+        return restore(out, protected)
+
+
+class RecordingNameFinder:
+    """A NameFinder that returns the given names found in the text and keeps what it was sent."""
+
+    name = "recording-name-finder"
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = list(names)
+        self.calls: list[str] = []
+
+    def find_names(self, text: str) -> list[str]:
+        self.calls.append(text)
+        return [name for name in self.names if name in text]
+
+
+class FakeUrlChecker:
+    """A UrlChecker over a table of verdicts (url -> reachable); unknown URLs are dead."""
+
+    def __init__(self, reachable: dict[str, bool] | None = None) -> None:
+        self.reachable = dict(reachable or {})
+        self.checked: list[str] = []
+
+    def check(self, url: str) -> UrlVerdict:
+        self.checked.append(url)
+        alive = self.reachable.get(url, False)
+        return UrlVerdict(
+            url=url,
+            allowed=True,
+            reachable=alive,
+            status=200 if alive else 404,
+            final_url=url,
+            reason="HEAD answered HTTP 200" if alive else "GET answered HTTP 404",
+        )

@@ -33,6 +33,7 @@ FUNCTIONS = [
     "retrieve",
     "answer",
     "verify",
+    "guard_answer",
     "persist",
     "record_failure",
     "ingest",

@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from certiq.bootstrap import build_deps
-from certiq.config import LlmSettings, Settings, VerificationSettings
+from certiq.config import (
+    LlmSettings,
+    RedactionSettings,
+    Settings,
+    TranslationSettings,
+    VerificationSettings,
+)
 from certiq.ingestion.service import Upload, ingest
 from certiq.models import QuestionStatus, RenderState
 from certiq.questions import receive
@@ -41,6 +47,9 @@ def settings(home: Path, server: ProviderServer) -> Settings:
             max_retries=0,
         ),
         verification=VerificationSettings(verifier="llm"),
+        # The fake answers as a judge only: no other model pass runs on the question.
+        redaction=RedactionSettings(names="off"),
+        translation=TranslationSettings(enabled=False),
     )
 
 

@@ -6,19 +6,22 @@ boto3 clients to the stack's resources named in settings.aws.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from certiq.adapters.local.clock import SystemClock
 from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.config import Settings
 from certiq.errors import ConfigurationError
-from certiq.guardrails.language import FunctionWordDetector
 from certiq.ports import (
     ClaimSplitter,
     Embedder,
+    LanguageDetector,
+    NameFinder,
     Orchestrator,
     SearchIndex,
+    Translator,
     UploadSigner,
+    UrlChecker,
     Verifier,
 )
 from certiq.steps.deps import Deps
@@ -108,8 +111,43 @@ def _local_deps(settings: Settings) -> Deps:
         chat_model=ExtractiveAnswerer(settings.answer),
         verifier=build_verifier(settings),
         claim_splitter=build_claim_splitter(settings),
-        language=FunctionWordDetector(),
         embedder=embedder,
+        **guard_adapters(settings),
+    )
+
+
+class GuardAdapters(TypedDict):
+    language: LanguageDetector
+    translator: Translator | None
+    name_finder: NameFinder | None
+    url_checker: UrlChecker | None
+
+
+def guard_adapters(settings: Settings) -> GuardAdapters:
+    """Language identification (offline), and the model-backed guards when a model is set."""
+    translator: Translator | None = None
+    name_finder: NameFinder | None = None
+    if settings.llm.provider != "none":
+        # Imported here so that the SDKs are needed only when a provider is chosen.
+        from certiq.adapters.llm.guard_models import model_name_finder, model_translator
+
+        if settings.translation.enabled:
+            translator = model_translator(settings.llm)
+        if settings.redaction.names == "auto":
+            name_finder = model_name_finder(settings.llm)
+    url_checker: UrlChecker | None = None
+    if settings.urls.enabled:
+        from certiq.guardrails.urls import GuardedUrlChecker
+
+        url_checker = GuardedUrlChecker(settings.urls)
+    # Imported here: py3langid loads numpy, which a Lambda cold start should not pay for at import.
+    from certiq.guardrails.language import LangIdDetector
+
+    return GuardAdapters(
+        language=LangIdDetector(settings.translation),
+        translator=translator,
+        name_finder=name_finder,
+        url_checker=url_checker,
     )
 
 
@@ -230,8 +268,8 @@ def _aws_deps(settings: Settings) -> Deps:
         chat_model=ExtractiveAnswerer(settings.answer),
         verifier=build_verifier(settings),
         claim_splitter=build_claim_splitter(settings),
-        language=FunctionWordDetector(),
         embedder=embedder,
+        **guard_adapters(settings),
     )
 
 

@@ -23,12 +23,61 @@ class Group(BaseModel):
 
 
 class ValidationSettings(Group):
-    min_words: int = Field(default=3, ge=1, description="fewer words ask for clarification")
+    min_words: int = Field(
+        default=3,
+        ge=1,
+        description="fewer words ask for clarification, unless the conversation said more before",
+    )
     max_chars: int = Field(default=2000, ge=10)
+    pattern_languages: list[str] = Field(
+        default_factory=lambda: ["en", "fr"],
+        description="pattern lists applied to every question (certiq/guardrails/patterns/*.json)",
+    )
 
 
 class RedactionSettings(Group):
-    policy: Literal["mask", "block"] = "mask"
+    policy: Literal["mask", "block"] = Field(
+        default="mask", description="block: a question holding personal data ends REJECTED"
+    )
+    phone_regions: list[str] = Field(
+        default_factory=lambda: ["US", "FR", "GB", "DE"],
+        description="regions whose national phone formats are recognised without a + prefix",
+    )
+    names: Literal["auto", "off"] = Field(
+        default="auto", description="auto: a model looks for person names when llm.provider is set"
+    )
+
+
+class TranslationSettings(Group):
+    """Language identification (offline, py3langid) and translation (a model, when configured)."""
+
+    languages: list[str] = Field(
+        default_factory=lambda: ["en", "fr", "de", "es", "it", "pt", "nl"],
+        description="the languages identification chooses among",
+    )
+    min_confidence: float = Field(
+        default=0.6, ge=0, le=1, description="below this the function-word detector decides"
+    )
+    enabled: bool = Field(default=True, description="translate when llm.provider is set")
+
+
+class UrlCheckSettings(Group):
+    """Checking every URL an answer cites or shows, behind an SSRF guard on every hop."""
+
+    enabled: bool = True
+    timeout_seconds: float = Field(default=10.0, gt=0, le=60, description="per URL, all hops")
+    max_redirects: int = Field(default=10, ge=0, le=20)
+    allowed_ports: list[int] = Field(
+        default_factory=list, description="ports allowed besides 80 (http) and 443 (https)"
+    )
+    allowed_domains: list[str] = Field(
+        default_factory=list, description="when set, only these domains and their subdomains"
+    )
+    fallback_url: str = Field(
+        default="", description="shown instead of a dead link; empty: the link stays, marked"
+    )
+    max_body_bytes: int = Field(default=65536, ge=1024, description="read to spot soft 404s")
+    user_agent: str = "certiq-link-check/0.1"
 
 
 class ChunkingSettings(Group):
@@ -197,6 +246,8 @@ class Settings(BaseSettings):
     asl_path: Path = REPO_ROOT / "infra" / "statemachine" / "answer.asl.json"
     validation: ValidationSettings = ValidationSettings()
     redaction: RedactionSettings = RedactionSettings()
+    translation: TranslationSettings = TranslationSettings()
+    urls: UrlCheckSettings = UrlCheckSettings()
     chunking: ChunkingSettings = ChunkingSettings()
     retrieval: RetrievalSettings = RetrievalSettings()
     answer: AnswerSettings = AnswerSettings()
@@ -216,6 +267,8 @@ class Settings(BaseSettings):
                 "index_language",
                 "validation",
                 "redaction",
+                "translation",
+                "urls",
                 "retrieval",
                 "answer",
                 "policy",

@@ -256,11 +256,30 @@ class Validation(Contract):
     ok: bool
     reason_code: str | None = None
     message: str | None = None
+    rule: str | None = Field(
+        default=None,
+        description="the pattern that decided, as language.category.index (never the text)",
+    )
+
+
+class PiiEntity(Contract):
+    """One personal value found in the question; offsets are in the text as received."""
+
+    type: str = Field(description="EMAIL, PHONE, CARD, SSN, SIN, IBAN, IP_ADDRESS or NAME")
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    placeholder: str = Field(description="what replaced it, e.g. [EMAIL_1]")
 
 
 class Redaction(Contract):
-    count: int = 0
+    count: int = Field(default=0, description="distinct values replaced")
     types: list[str] = Field(default_factory=list)
+    policy: Literal["mask", "block"] = "mask"
+    entities: list[PiiEntity] = Field(default_factory=list)
+    names_checked_by: str | None = Field(
+        default=None, description="the model that looked for names, None when none did"
+    )
+    note: str | None = None
 
 
 class Translation(Contract):
@@ -268,6 +287,38 @@ class Translation(Contract):
     target: str
     translated: bool
     note: str | None = None
+    confidence: float | None = Field(default=None, description="language identification, 0..1")
+    translator: str | None = Field(default=None, description="the model that translated")
+    question: str | None = Field(
+        default=None,
+        description="the (redacted) question as asked when it was translated for the search",
+    )
+
+
+class LinkCheck(Contract):
+    """The verdict on one URL the answer cites or contains."""
+
+    url: str
+    origin: Literal["citation", "answer"]
+    allowed: bool = Field(description="passed the SSRF guard on every hop")
+    reachable: bool
+    status: int | None = Field(default=None, description="the last HTTP status received")
+    final_url: str | None = None
+    reason: str
+    replacement: str | None = Field(
+        default=None, description="the fallback URL shown instead of a dead link"
+    )
+
+
+class ShownAnswer(Contract):
+    """What the user was shown when it differs from the verified index-language answer."""
+
+    language: str
+    answer: str = Field(description="the answer as shown: translated, dead links replaced")
+    translated: bool
+    translator: str | None = None
+    note: str | None = None
+    links: list[LinkCheck] = Field(default_factory=list)
 
 
 class StepError(Contract):
@@ -304,6 +355,9 @@ class QuestionState(Contract):
     answer: str = ""
     answerer: str | None = None
     certificate_id: str | None = None
+    shown: ShownAnswer | None = Field(
+        default=None, description="set by Guard answer: translation and link checks"
+    )
     timings_ms: dict[str, float] = Field(default_factory=dict)
     error: StepError | None = None
 
@@ -344,6 +398,12 @@ class QAResponse(Contract):
     )
     certificate_id: str | None
     timings_ms: dict[str, float]
+    validation: Validation | None = None
+    redaction: Redaction | None = None
+    translation: Translation | None = None
+    links: list[LinkCheck] = Field(
+        default_factory=list, description="the verdict on every URL cited or shown"
+    )
 
 
 class QuestionRecord(Contract):
@@ -380,6 +440,10 @@ class Certificate(Contract):
     policy: dict[str, Any]
     config_hash: str
     created_at: datetime
+    shown: ShownAnswer | None = Field(
+        default=None,
+        description="the answer as shown (translated, links checked); `answer` was verified",
+    )
     field_digests: dict[str, str] = Field(
         description="SHA-256 of each sealed field's canonical JSON, so a check can name the field"
     )

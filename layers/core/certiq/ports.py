@@ -230,6 +230,10 @@ class LanguageDetector(Protocol):
         """An ISO 639-1 code, or "und" when the text is too short to tell."""
         ...
 
+    def identify(self, text: str) -> tuple[str, float]:
+        """The language as detect() says, and a confidence in [0, 1]."""
+        ...
+
 
 class Orchestrator(Protocol):
     """Runs the answer state machine (Step Functions in the cloud, the local runtime here)."""
@@ -246,4 +250,45 @@ class UploadSigner(Protocol):
         self, key: str, content_type: str, max_bytes: int, expires_seconds: int
     ) -> UploadTarget:
         """A target accepting one object under key, of that type and at most max_bytes."""
+        ...
+
+
+class Translator(Protocol):
+    """Translates questions to the index language and answers back (a model; none offline)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def translate(self, text: str, source: str, target: str) -> str:
+        """``text`` in ``target``, with [C1] markers, [EMAIL_1] placeholders, URLs and quotes
+        unchanged. Raises TranslationBroken when the model altered them."""
+        ...
+
+
+class NameFinder(Protocol):
+    """Spots person names in an already-redacted question (a model; none offline)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def find_names(self, text: str) -> list[str]:
+        """Names written verbatim in ``text``."""
+        ...
+
+
+@dataclass(frozen=True)
+class UrlVerdict:
+    """Whether a URL may be fetched (the SSRF guard, every hop) and whether it is alive."""
+
+    url: str
+    allowed: bool
+    reachable: bool
+    status: int | None
+    final_url: str | None
+    reason: str
+
+
+class UrlChecker(Protocol):
+    def check(self, url: str) -> UrlVerdict:
+        """Never raises for a bad or dead URL: the verdict says why."""
         ...

@@ -1,12 +1,21 @@
-"""Offline language identification from function words.
+"""Offline language identification: py3langid's bundled model, backed by function words.
 
-A small, honest first version: it scores a text against the commonest function words of a few
-languages. It cannot tell languages it has no list for; those come back as "und".
+py3langid (a naive Bayes model over byte n-grams, shipped inside the package) decides when it is
+confident; short or mixed texts fall back to scoring the commonest function words of a few
+languages, which answers "und" when it cannot tell.
 """
 
 from __future__ import annotations
 
+import re
+from functools import cache
+from typing import TYPE_CHECKING
+
+from certiq.config import TranslationSettings
 from certiq.text import words
+
+if TYPE_CHECKING:
+    from py3langid.langid import LanguageIdentifier
 
 _FUNCTION_WORDS: dict[str, frozenset[str]] = {
     "en": frozenset(
@@ -31,9 +40,13 @@ class FunctionWordDetector:
     """Implements the LanguageDetector port."""
 
     def detect(self, text: str) -> str:
+        return self.identify(text)[0]
+
+    def identify(self, text: str) -> tuple[str, float]:
+        """The confidence is the best language's share of the function words found."""
         tokens = words(text)
         if not tokens:
-            return UNDETERMINED
+            return UNDETERMINED, 0.0
         scores = {
             language: sum(token in vocabulary for token in tokens)
             for language, vocabulary in _FUNCTION_WORDS.items()
@@ -41,5 +54,47 @@ class FunctionWordDetector:
         best = max(scores, key=lambda language: scores[language])
         ranked = sorted(scores.values(), reverse=True)
         if ranked[0] == 0 or ranked[0] == ranked[1]:
-            return UNDETERMINED
-        return best
+            return UNDETERMINED, 0.0
+        return best, round(ranked[0] / sum(ranked), 4)
+
+
+@cache
+def _identifier(languages: tuple[str, ...]) -> LanguageIdentifier:
+    """py3langid's model (bundled with the package, nothing downloaded), loaded once (~2 s)."""
+    # Imported here: py3langid loads numpy, which steps importing UNDETERMINED (every Lambda
+    # function, through certiq.steps) should not pay for on a cold start.
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    identifier.set_languages(list(languages))
+    return identifier
+
+
+# Placeholders ([EMAIL_1]), citation markers and URLs say nothing about the language.
+_NOT_LANGUAGE = re.compile(r"\[[A-Z][A-Z0-9_]*\]|https?://\S+")
+
+
+class LangIdDetector:
+    """Implements the LanguageDetector port with py3langid, offline.
+
+    Chooses among ``settings.languages``; when its confidence is under ``min_confidence`` (short
+    or mixed texts) the function-word detector decides, and may say "und".
+    """
+
+    def __init__(self, settings: TranslationSettings) -> None:
+        self._languages = tuple(sorted(set(settings.languages)))
+        self._min_confidence = settings.min_confidence
+        self._fallback = FunctionWordDetector()
+
+    def identify(self, text: str) -> tuple[str, float]:
+        """The language and the model's confidence (0..1); ("und", 0.0) when unknowable."""
+        text = _NOT_LANGUAGE.sub(" ", text)
+        if len(words(text)) < 2:
+            return UNDETERMINED, 0.0
+        language, probability = _identifier(self._languages).classify(text)
+        if probability >= self._min_confidence:
+            return str(language), round(float(probability), 4)
+        return self._fallback.identify(text)
+
+    def detect(self, text: str) -> str:
+        return self.identify(text)[0]

@@ -14,9 +14,12 @@ from certiq.ports import (
     DocumentStore,
     Embedder,
     LanguageDetector,
+    NameFinder,
     QuestionStore,
     SearchIndex,
     Signer,
+    Translator,
+    UrlChecker,
     Verifier,
 )
 
@@ -36,3 +39,6 @@ class Deps:
     language: LanguageDetector
     embedder: Embedder | None = None  # None: lexical-only, no vectors are computed or searched
     claim_splitter: ClaimSplitter | None = None  # None: the rule-based splitter (offline)
+    translator: Translator | None = None  # None: no model, questions are searched as written
+    name_finder: NameFinder | None = None  # None: names are not looked for
+    url_checker: UrlChecker | None = None  # None: URLs are not checked (settings.urls.enabled)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from certiq.errors import AlreadyExists
 from certiq.models import Certificate, CertifiedDocument, QuestionState, QuestionStatus
 from certiq.steps.deps import Deps
-from certiq.steps.response import build_response
+from certiq.steps.response import build_response, shown_question
 from certiq.trust.certificate import seal_and_sign
 
 NO_ANSWER = "No passage in the indexed documents answers this question."
@@ -27,6 +27,8 @@ def persist(state: QuestionState, deps: Deps) -> QuestionState:
     message = None if state.answer else NO_ANSWER
     if state.translation is not None and state.translation.note:
         message = " ".join(filter(None, [message, state.translation.note]))
+    if state.shown is not None and state.shown.note:
+        message = " ".join(filter(None, [message, state.shown.note]))
     response = build_response(
         state, QuestionStatus.COMPLETE, deps.documents, deps.settings.policy, message=message
     )
@@ -47,7 +49,7 @@ def _unsealed(certificate_id: str, state: QuestionState, deps: Deps) -> Certific
         certificate_id=certificate_id,
         question_id=state.question_id,
         tenant=state.tenant,
-        question=state.question,
+        question=shown_question(state),  # as asked (redacted), not the translation searched
         answer=state.answer,
         claims=state.claims,
         citations=state.citations,
@@ -55,6 +57,7 @@ def _unsealed(certificate_id: str, state: QuestionState, deps: Deps) -> Certific
         policy=deps.settings.policy.model_dump(mode="json"),
         config_hash=deps.settings.config_hash(),
         created_at=deps.clock.now(),
+        shown=state.shown,
         field_digests={},
         seal="",
         signature="",

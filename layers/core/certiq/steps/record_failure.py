@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from certiq.guardrails.pii import redact
 from certiq.models import QuestionState, QuestionStatus
 from certiq.steps.deps import Deps
 from certiq.steps.response import build_response
@@ -9,7 +10,8 @@ from certiq.steps.response import build_response
 
 def record_failure(state: QuestionState, deps: Deps) -> QuestionState:
     error = state.error.Error if state.error else "UnknownError"
-    cause = state.error.Cause if state.error else ""
+    # An error message may quote its input: mask personal data before it is stored.
+    cause = redact(state.error.Cause).text if state.error else ""
     state = state.model_copy(update={"status": QuestionStatus.FAILED})
     response = build_response(
         state,

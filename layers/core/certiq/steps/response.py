@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from certiq.config import PolicySettings
+from certiq.guardrails.pii import redact
 from certiq.models import (
     DocumentStatus,
     Excerpt,
@@ -60,9 +61,9 @@ def build_response(
     return QAResponse(
         question_id=state.question_id,
         status=status,
-        question=state.question,
-        language=state.language,
-        answer=state.answer,
+        question=shown_question(state),
+        language=state.shown.language if state.shown else state.language,
+        answer=state.shown.answer if state.shown else state.answer,
         message=message,
         claims=claims,
         citations=citations,
@@ -70,4 +71,20 @@ def build_response(
         search=state.search,
         certificate_id=state.certificate_id,
         timings_ms=state.timings_ms,
+        validation=state.validation,
+        redaction=state.redaction,
+        translation=state.translation,
+        links=state.shown.links if state.shown else [],
     )
+
+
+def shown_question(state: QuestionState) -> str:
+    """The question as asked, never raw: redacted, and before any translation for the search.
+
+    A question that failed before Redact ran is masked here by the pattern detectors.
+    """
+    if state.redaction is None:
+        return redact(state.question).text
+    if state.translation is not None and state.translation.question is not None:
+        return state.translation.question
+    return state.question

@@ -1,31 +1,48 @@
-"""Detect language: answers come from the index language; translation needs a model.
+"""Detect language: identifies the question's language offline and, when a model is configured,
+translates it to the index language for the search.
 
-Offline there is no translation model, so a question in another language is searched as asked
-and the state says that translation was unavailable.
+Without a model a question in another language is searched as written and the state says that
+translation was unavailable. If the model altered a protected part (a placeholder, a quote, a
+URL), its translation is not used: the question is searched as written, with a note.
 """
 
 from __future__ import annotations
 
 from certiq.guardrails.language import UNDETERMINED
+from certiq.guardrails.translation import TranslationBroken
 from certiq.models import QuestionState, Translation
 from certiq.steps.deps import Deps
 
 
 def translate(state: QuestionState, deps: Deps) -> QuestionState:
     target = deps.settings.index_language
-    detected = deps.language.detect(state.question)
-    note = None
+    detected, confidence = deps.language.identify(state.question)
+    question = state.question
+    translation = Translation(
+        detected=detected, target=target, translated=False, confidence=confidence
+    )
     if detected not in (target, UNDETERMINED):
-        note = (
-            f"The question looks like '{detected}' but no translation model is configured: "
-            f"it was searched as written and the answer is in '{target}'."
-        )
-    language = detected if detected != UNDETERMINED else target
+        if deps.translator is None:
+            translation.note = (
+                f"The question looks like '{detected}' but no translation model is configured: "
+                f"it was searched as written and the answer is in '{target}'."
+            )
+        else:
+            try:
+                question = deps.translator.translate(state.question, detected, target)
+            except TranslationBroken as error:
+                translation.note = (
+                    f"Translation from '{detected}' to '{target}' was unavailable ({error}): "
+                    f"the question was searched as written."
+                )
+            else:
+                translation.translated = True
+                translation.translator = deps.translator.name
+                translation.question = state.question
     return state.model_copy(
         update={
-            "language": language,
-            "translation": Translation(
-                detected=detected, target=target, translated=False, note=note
-            ),
+            "question": question,
+            "language": detected if detected != UNDETERMINED else target,
+            "translation": translation,
         }
     )

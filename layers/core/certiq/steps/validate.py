@@ -1,22 +1,43 @@
-"""Validate question: refuses what cannot be answered as asked, and ends those questions here."""
+"""Validate question: refuses what cannot be answered as asked, and ends those questions here.
+
+A question that ends here never reached Redact: what is stored and returned in its place is its
+redacted form (certiq.steps.redact.mask_question), never the raw text.
+"""
 
 from __future__ import annotations
 
 from certiq.guardrails.validation import status_for, validate_question
 from certiq.models import QuestionState, QuestionStatus
 from certiq.steps.deps import Deps
+from certiq.steps.redact import mask_question
 from certiq.steps.response import build_response
 
 
 def validate(state: QuestionState, deps: Deps) -> QuestionState:
     deps.questions.set_status(state.question_id, QuestionStatus.MODERATING_QUESTION)
-    validation = validate_question(state.question, deps.settings.validation)
+    validation = validate_question(
+        state.question, deps.settings.validation, earlier_questions(state, deps)
+    )
     status = status_for(validation)
     state = state.model_copy(update={"validation": validation, "status": status})
     if not validation.ok:
+        state = mask_question(state, deps, note="the question ended at Validate")
         # The Choice after this state ends the execution: this is the question's final record.
         response = build_response(
             state, status, deps.documents, deps.settings.policy, message=validation.message
         )
         deps.questions.complete(state.question_id, response)
     return state
+
+
+def earlier_questions(state: QuestionState, deps: Deps) -> list[str]:
+    """The (redacted) questions asked before this one in its conversation, oldest first."""
+    if state.conversation_id is None:
+        return []
+    return [
+        record.response.question
+        for record in deps.questions.conversation(state.tenant, state.conversation_id)
+        if record.question_id != state.question_id
+        and record.response is not None
+        and record.created_at <= state.received_at
+    ]

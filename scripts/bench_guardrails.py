@@ -1,0 +1,95 @@
+"""Benchmark: the guardrails on their labelled data sets (tests/data/guardrails/).
+
+Prints PII detection recall and precision (entity level: type and exact span) per type,
+injection catch rate and false rejections of benign questions per language, the share of the
+SSRF battery refused, the same figures on held-out sets written after tuning, and the time
+validate + redact take per question.
+
+    .venv/bin/python scripts/bench_guardrails.py [--errors]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+from certiq.config import ValidationSettings
+from certiq.guardrails.benchmark import read_jsonl, score_injection, score_pii, score_ssrf
+from certiq.guardrails.pii import redact
+from certiq.guardrails.validation import validate_question
+
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "guardrails"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--errors", action="store_true", help="list every miss and false alarm")
+    args = parser.parse_args()
+
+    pii_rows = read_jsonl(DATA / "pii.jsonl")
+    pii = score_pii(pii_rows)
+    print(
+        f"PII ({pii.lines} lines, {pii.near_misses} near-misses, "
+        f"{pii.true_positives + pii.false_negatives} labelled entities): "
+        f"recall {pii.recall:.3f}, precision {pii.precision:.3f}"
+    )
+    for kind, (tp, fp, fn) in sorted(pii.per_type.items()):
+        print(f"  {kind:<11} found {tp}, missed {fn}, false alarms {fp}")
+
+    injection_rows = read_jsonl(DATA / "injection.jsonl")
+    injection = score_injection(injection_rows)
+    print(
+        f"Injection ({injection.attacks} attempts, {injection.benign} benign): caught "
+        f"{injection.catch_rate:.3f}, benign rejected {injection.false_rejection_rate:.3f} "
+        f"({injection.rejected_benign} of {injection.benign})"
+    )
+    for language, (caught, attempts) in sorted(injection.per_language.items()):
+        print(f"  {language}: caught {caught} of {attempts}")
+
+    # Written after the detectors and pattern lists were tuned on the sets above.
+    pii_holdout = score_pii(read_jsonl(DATA / "pii_holdout.jsonl"))
+    injection_holdout = score_injection(read_jsonl(DATA / "injection_holdout.jsonl"))
+    print(
+        f"Held-out PII ({pii_holdout.lines} lines): recall {pii_holdout.recall:.3f}, "
+        f"precision {pii_holdout.precision:.3f}; held-out injection "
+        f"({injection_holdout.attacks} attempts, {injection_holdout.benign} benign): caught "
+        f"{injection_holdout.catch_rate:.3f}, benign rejected "
+        f"{injection_holdout.false_rejection_rate:.3f}"
+    )
+
+    battery = json.loads((DATA / "ssrf.json").read_text(encoding="utf-8"))
+    ssrf = score_ssrf(battery)
+    print(
+        f"SSRF battery ({ssrf.attempts} attempts): refused {ssrf.refused} "
+        f"({ssrf.refusal_rate:.0%}), requests that reached a refused target "
+        f"{ssrf.requests_to_refused_targets}"
+    )
+
+    settings = ValidationSettings()
+    texts = [row["text"] for row in injection_rows + pii_rows]
+    for text in texts[:20]:  # warm the compiled patterns and phone metadata
+        validate_question(text, settings)
+        redact(text)
+    durations = []
+    for text in texts:
+        started = time.perf_counter()
+        validate_question(text, settings)
+        redact(text)
+        durations.append((time.perf_counter() - started) * 1000)
+    durations.sort()
+    p95 = durations[int(0.95 * (len(durations) - 1))]
+    print(
+        f"Validate + redact per question ({len(texts)} texts): "
+        f"p50 {statistics.median(durations):.2f} ms, p95 {p95:.2f} ms"
+    )
+    if args.errors:
+        errors = pii.errors + injection.errors + ssrf.errors
+        for line in errors + pii_holdout.errors + injection_holdout.errors:
+            print(f"  {line}")
+
+
+if __name__ == "__main__":
+    main()
