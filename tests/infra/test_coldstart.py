@@ -19,7 +19,7 @@ pytestmark = pytest.mark.infra
 ROOT = Path(__file__).resolve().parents[2]
 LIGHT = ["validate", "redact", "persist", "api"]
 # Loaded when a function builds its Deps or runs a step that needs them, not at import.
-HEAVY = ["numpy", "boto3", "pypdfium2", "opensearchpy", "rank_bm25"]
+HEAVY = ["numpy", "boto3", "pypdfium2", "opensearchpy", "rank_bm25", "py3langid", "httpx"]
 
 PROBE = """
 import json, sys
