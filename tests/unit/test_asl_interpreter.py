@@ -699,12 +699,12 @@ def test_real_file_names_resources_the_interpreter_reports() -> None:
     # GIVEN the real file, WHEN both the test and the interpreter list its Task resources
     text, doc = real_file()
 
-    # THEN they agree, and there are eight (seven steps and the failure recorder)
+    # THEN they agree, and there are nine (eight steps and the failure recorder)
     assert task_resources(text) == set(Pipeline(doc).resources)
-    assert len(task_resources(text)) == 8
+    assert len(task_resources(text)) == 9
 
 
-def test_real_file_happy_path_runs_the_seven_tasks_in_order() -> None:
+def test_real_file_happy_path_runs_the_eight_tasks_in_order() -> None:
     # GIVEN the real answer.asl.json with a fake for each Resource it names
     text, doc = real_file()
     pipeline = Pipeline(doc)
@@ -713,9 +713,9 @@ def test_real_file_happy_path_runs_the_seven_tasks_in_order() -> None:
     # WHEN a valid question runs
     run = sm.execute({"question_id": "q1", "question": "What is the retention period?"})
 
-    # THEN the seven tasks ran once each, in the file's order, and the execution SUCCEEDED
+    # THEN the eight tasks ran once each, in the file's order, and the execution SUCCEEDED
     expected = tasks_in_order(doc)
-    assert len(expected) == 7
+    assert len(expected) == 8
     assert [n for n in run.visited if doc["States"][n]["Type"] == "Task"] == expected
     resource_order = [doc["States"][n]["Resource"] for n in expected]
     assert pipeline.calls == resource_order

@@ -18,6 +18,7 @@ from certiq.adapters.local.sqlite_stores import (
     SqliteDocumentStore,
     SqliteQuestionStore,
 )
+from certiq.adapters.local.verified_answers import SqliteVerifiedAnswerStore
 from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.config import Settings
 from certiq.errors import ConfigurationError
@@ -85,6 +86,7 @@ def _local_deps(settings: Settings) -> Deps:
         verifier=LexicalVerifier(),
         language=FunctionWordDetector(),
         embedder=embedder,
+        answers=SqliteVerifiedAnswerStore(db) if settings.reuse.enabled else None,
     )
 
 
@@ -124,6 +126,7 @@ def _aws_deps(settings: Settings) -> Deps:
     )
     from certiq.adapters.aws.kms_signer import KmsSigner
     from certiq.adapters.aws.s3_blobs import S3BlobStore
+    from certiq.adapters.aws.verified_answers import DynamoVerifiedAnswerStore
 
     aws = settings.aws
     missing = [
@@ -156,6 +159,13 @@ def _aws_deps(settings: Settings) -> Deps:
         verifier=LexicalVerifier(),
         language=FunctionWordDetector(),
         embedder=embedder,
+        # Without the table (CERTIQ_AWS__ANSWERS_TABLE) nothing is reused, and each question's
+        # reuse note says so.
+        answers=(
+            DynamoVerifiedAnswerStore(dynamodb, aws.answers_table)
+            if settings.reuse.enabled and aws.answers_table
+            else None
+        ),
     )
 
 

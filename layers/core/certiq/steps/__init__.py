@@ -12,6 +12,7 @@ from collections.abc import Callable
 from certiq.models import QuestionState
 from certiq.steps.answer import answer
 from certiq.steps.deps import Deps
+from certiq.steps.find_verified_answer import find_verified_answer
 from certiq.steps.persist import persist
 from certiq.steps.record_failure import record_failure
 from certiq.steps.redact import redact
@@ -39,7 +40,17 @@ def _timed(name: str, step: Step) -> Step:
 
 STEPS: dict[str, Step] = {
     step.__name__: _timed(step.__name__, step)
-    for step in (validate, redact, translate, retrieve, answer, verify, persist, record_failure)
+    for step in (
+        validate,
+        redact,
+        translate,
+        retrieve,
+        find_verified_answer,
+        answer,
+        verify,
+        persist,
+        record_failure,
+    )
 }
 
 

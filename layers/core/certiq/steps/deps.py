@@ -13,9 +13,11 @@ from certiq.ports import (
     DocumentStore,
     Embedder,
     LanguageDetector,
+    QueryRewriter,
     QuestionStore,
     SearchIndex,
     Signer,
+    VerifiedAnswerStore,
     Verifier,
 )
 
@@ -34,3 +36,5 @@ class Deps:
     verifier: Verifier
     language: LanguageDetector
     embedder: Embedder | None = None  # None: lexical-only, no vectors are computed or searched
+    answers: VerifiedAnswerStore | None = None  # None: no verified answer is reused or kept
+    rewriter: QueryRewriter | None = None  # None: follow-ups are rewritten by rules alone
