@@ -23,7 +23,7 @@ from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.config import Settings
 from certiq.errors import ConfigurationError
 from certiq.guardrails.language import FunctionWordDetector
-from certiq.ports import Embedder, Orchestrator, SearchIndex
+from certiq.ports import Embedder, Orchestrator, QueryRewriter, SearchIndex
 from certiq.steps.deps import Deps
 from certiq.trust.verifier import LexicalVerifier
 
@@ -87,7 +87,21 @@ def _local_deps(settings: Settings) -> Deps:
         language=FunctionWordDetector(),
         embedder=embedder,
         answers=SqliteVerifiedAnswerStore(db) if settings.reuse.enabled else None,
+        rewriter=build_rewriter(settings),
     )
+
+
+def build_rewriter(settings: Settings) -> QueryRewriter | None:
+    """The model that rewrites follow-ups, or None: rules alone (no provider, or not auto).
+
+    No client is built here: a missing key fails the first rewrite, which falls back to rules.
+    """
+    provider = settings.llm.provider
+    if provider == "none" or settings.conversation.rewriter != "auto":
+        return None
+    from certiq.adapters.llm.query_rewriter import LlmQueryRewriter
+
+    return LlmQueryRewriter(settings.llm, provider)
 
 
 def build_embedder(settings: Settings, db: SqliteDatabase | None = None) -> Embedder | None:
@@ -166,6 +180,7 @@ def _aws_deps(settings: Settings) -> Deps:
             if settings.reuse.enabled and aws.answers_table
             else None
         ),
+        rewriter=build_rewriter(settings),
     )
 
 
