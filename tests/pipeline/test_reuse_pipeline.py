@@ -8,14 +8,17 @@ question, another tenant or another collection, the question is answered afresh.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from certiq.adapters.local.sqlite_db import SqliteDatabase
 from certiq.bootstrap import build_deps
 from certiq.config import EmbeddingSettings, PolicySettings, ReuseSettings, Settings
 from certiq.ingestion.service import Upload, ingest, remove
-from certiq.models import QAResponse, QuestionState
+from certiq.models import DraftSentence, EvidenceSpan, QAResponse, QuestionState, RenderState
+from certiq.ports import Support, Verifier
 from certiq.questions import receive
 from certiq.runtime.local import LocalRun, LocalRuntime
 from certiq.steps.deps import Deps
@@ -228,3 +231,67 @@ def test_a_changed_render_policy_is_not_served_by_answers_judged_under_the_old_o
     later = ask(stricter)
     assert later.state.reused_from is None
     assert later.state.reuse is not None and "policy changed" in later.state.reuse.note
+
+
+class ContradictingModel:
+    """States the best evidence sentence, then denies it: the denial is BLOCKED."""
+
+    name = "contradicting-fake"
+
+    def draft(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
+        best = evidence[0]
+        denial = "Backups of customer data are not kept for 35 days."
+        return [
+            DraftSentence(text=best.text, citation_ids=[best.span_id]),
+            DraftSentence(text=denial, citation_ids=[best.span_id]),
+        ]
+
+
+def test_an_answer_with_a_claim_not_verified_is_never_reused(tmp_path: Path) -> None:
+    # GIVEN an answer whose second claim was BLOCKED (only the first was shown)
+    deps = local_deps(tmp_path)
+    ingest(upload(policy(OLD_FACT)), deps)
+    first = ask(dataclasses.replace(deps, chat_model=ContradictingModel()))
+    states = {claim.decision.state for claim in first.state.claims if claim.decision}
+    assert RenderState.BLOCKED in states
+    # WHEN the question is asked again THEN it is answered afresh
+    again = ask(deps)
+    assert again.state.reused_from is None
+    assert again.state.reuse is not None and again.state.reuse.candidates == 0
+
+
+def test_a_tampered_or_differently_verified_answer_is_not_reused(tmp_path: Path) -> None:
+    # GIVEN a verified answer
+    deps = local_deps(tmp_path)
+    ingest(upload(policy(OLD_FACT)), deps)
+    first = ask(deps)
+
+    # WHEN the verifier is another one THEN the answer is not reused, and the note says why
+    other_verifier = dataclasses.replace(deps, verifier=RenamedVerifier(deps.verifier))
+    judged_otherwise = ask(other_verifier)
+    assert judged_otherwise.state.reused_from is None
+    assert "not renamed-verifier" in (judged_otherwise.state.reuse.note or "")  # type: ignore[union-attr]
+
+    # WHEN the earlier certificate is rewritten in the store THEN it is not reused either
+    db = SqliteDatabase(deps.settings.home)
+    with db.transaction() as conn:
+        conn.execute(
+            "UPDATE certificates SET body = replace(body, '35 days', '36 days')"
+            " WHERE certificate_id = ?",
+            (first.state.certificate_id,),
+        )
+    tampered = ask(deps)
+    assert tampered.state.reused_from is None
+    assert "does not check" in (tampered.state.reuse.note or "")  # type: ignore[union-attr]
+
+
+class RenamedVerifier:
+    """The same judgement under another name, as a switch of verifier would be."""
+
+    name = "renamed-verifier"
+
+    def __init__(self, inner: Verifier) -> None:
+        self.inner = inner
+
+    def assess(self, claim: str, evidence: Sequence[str]) -> Support:
+        return self.inner.assess(claim, evidence)
