@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
 from certiq.adapters.aws.verified_answers import DynamoVerifiedAnswerStore
 from certiq.adapters.local.verified_answers import SqliteVerifiedAnswerStore
+from certiq.bootstrap import build_deps
+from certiq.config import AwsSettings, OpenSearchSettings, ReuseSettings, Settings
 from certiq.models import CertifiedDocument, VerifiedAnswer
 from certiq.ports import VerifiedAnswerStore
 from tests.contract.conftest import Aws
@@ -111,3 +114,26 @@ def test_putting_the_same_question_again_replaces_it(store: VerifiedAnswerStore)
     # THEN it is there once, as last written
     (found,) = store.candidates(TENANT, None, "terms-1", 10)
     assert found.embedding == pytest.approx([1.0, 0.0])
+
+
+def test_runtime_aws_wires_the_answers_table_when_named(aws: Aws, tmp_path: Path) -> None:
+    # GIVEN the stack's settings, with and without the answers table
+    named = AwsSettings(
+        bucket=aws.bucket,
+        documents_table=aws.tables["documents"],
+        questions_table=aws.tables["questions"],
+        certificates_table=aws.tables["certificates"],
+        kms_key_id=aws.hmac_key(),
+        answers_table=aws.tables["answers"],
+    )
+    search = OpenSearchSettings(endpoint="https://search.example.com")
+    settings = Settings(home=tmp_path, runtime="aws", aws=named, opensearch=search)
+    # THEN the DynamoDB store reads and writes that table
+    answers = build_deps(settings).answers
+    assert isinstance(answers, DynamoVerifiedAnswerStore)
+    assert answers.table_name == aws.tables["answers"]
+    # AND without it (or with reuse off) nothing is reused
+    unnamed = settings.model_copy(update={"aws": named.model_copy(update={"answers_table": ""})})
+    assert build_deps(unnamed).answers is None
+    off = settings.model_copy(update={"reuse": ReuseSettings(enabled=False)})
+    assert build_deps(off).answers is None
