@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from datetime import timedelta
@@ -13,7 +14,8 @@ import pytest
 from certiq.adapters.local.key_file_signer import KeyFileSigner
 from certiq.adapters.local.sqlite_db import SqliteDatabase
 from certiq.adapters.local.sqlite_stores import SqliteDocumentStore
-from certiq.config import REPO_ROOT
+from certiq.bootstrap import build_deps
+from certiq.config import REPO_ROOT, EmbeddingSettings, Settings
 from certiq.models import (
     CertifiedDocument,
     DocumentStatus,
@@ -31,8 +33,16 @@ from certiq.retrieval.reuse import (
     terms_key,
 )
 from certiq.runtime.asl import StateMachine
+from certiq.steps.find_verified_answer import MAX_CHECKED, find_verified_answer
 from certiq.trust.certificate import check, seal_and_sign
-from tests.fakes import EPOCH, HashingEmbedder, make_certificate, make_chunk, make_document
+from tests.fakes import (
+    EPOCH,
+    HashingEmbedder,
+    make_certificate,
+    make_chunk,
+    make_document,
+    make_state,
+)
 
 pytestmark = pytest.mark.unit
 
@@ -290,3 +300,38 @@ def test_a_found_answer_skips_draft_and_verify_and_is_sealed(found: bool) -> Non
             "${VerifyFunctionArn}",
             "${PersistFunctionArn}",
         ]
+
+
+class CountingDocuments:
+    """A DocumentStore that holds nothing and counts the reads."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def get(self, tenant: str, doc_id: str) -> None:
+        self.reads += 1
+        return None
+
+
+def test_only_the_best_few_matches_are_re_checked(tmp_path: Path) -> None:
+    # GIVEN seven earlier answers to the question, each citing a document since deleted
+    deps = build_deps(Settings(home=tmp_path, embedding=EmbeddingSettings(provider="none")))
+    documents = CountingDocuments()
+    deps = dataclasses.replace(deps, documents=documents)  # type: ignore[arg-type]
+    assert deps.answers is not None
+    question = "How long are backups kept?"
+    cited = [CertifiedDocument(doc_id="gone", file_name="gone.pdf", sha256="a" * 64, version="1")]
+    for minute in range(7):
+        deps.answers.put(
+            candidate(question, minutes=minute).model_copy(
+                update={"tenant": "default", "documents": cited}
+            )
+        )
+    state = make_state(question=question).model_copy(update={"tenant": "default"})
+    # WHEN the lookup runs
+    result = find_verified_answer(state, deps)
+    # THEN nothing is reused, five were checked (one read each) and the note says the rest were not
+    assert result.reused_from is None and documents.reads == MAX_CHECKED == 5
+    assert result.reuse is not None and result.reuse.candidates == 7
+    assert result.reuse.note.count("gone.pdf was deleted") == 5
+    assert result.reuse.note.endswith("2 older not checked")

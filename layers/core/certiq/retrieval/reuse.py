@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from certiq.models import (
     Certificate,
@@ -193,26 +194,25 @@ def near_identical(
 
 def _vectors(
     query: str, answers: Sequence[VerifiedAnswer], embedder: Embedder
-) -> np.ndarray[tuple[int, int], np.dtype[np.float64]]:
+) -> NDArray[np.float64]:
     """Unit rows: the query's, then each answer's (stored when of this model, else embedded)."""
+    stored = [_stored_vector(answer, embedder) for answer in answers]
     missing = [
-        answer.question
-        for answer in answers
-        if answer.embedding is None
-        or answer.embedder != embedder.name
-        or len(answer.embedding) != embedder.dimension
+        answer.question for answer, vector in zip(answers, stored, strict=True) if not vector
     ]
     fresh = iter(np.asarray(embedder.embed([query, *missing]), dtype=np.float64))
     rows = [next(fresh)]
-    for answer in answers:
-        stored = answer.embedding
-        usable = stored is not None and answer.embedder == embedder.name
-        if usable and stored is not None and len(stored) == embedder.dimension:
-            rows.append(np.asarray(stored, dtype=np.float64))
-        else:
-            rows.append(next(fresh))
+    rows += [np.asarray(vector, dtype=np.float64) if vector else next(fresh) for vector in stored]
     matrix = np.vstack(rows)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    normalised: np.ndarray[tuple[int, int], np.dtype[np.float64]] = matrix / norms
+    normalised: NDArray[np.float64] = matrix / norms
     return normalised
+
+
+def _stored_vector(answer: VerifiedAnswer, embedder: Embedder) -> list[float] | None:
+    """The answer's stored embedding when the same model made it, else None."""
+    vector = answer.embedding
+    if vector is None or answer.embedder != embedder.name or len(vector) != embedder.dimension:
+        return None
+    return vector

@@ -14,6 +14,8 @@ whose claims are all VERIFIED.
 
 from __future__ import annotations
 
+from typing import Final
+
 from certiq.models import (
     Certificate,
     EvidenceSpan,
@@ -33,6 +35,10 @@ from certiq.retrieval.reuse import (
 )
 from certiq.steps.deps import Deps
 from certiq.trust.certificate import check
+
+# Matches re-checked at most, best first: each costs reads (documents, certificate, chunks), and
+# matches past the first few are older answers to the same question, stale for the same reason.
+MAX_CHECKED: Final = 5
 
 
 def find_verified_answer(state: QuestionState, deps: Deps) -> QuestionState:
@@ -64,7 +70,7 @@ def find_verified_answer(state: QuestionState, deps: Deps) -> QuestionState:
     if not matches:
         return _miss(state, len(candidates), "no earlier verified answer to the same question")
     reasons: list[str] = []
-    for match in matches:
+    for match in matches[:MAX_CHECKED]:
         certificate, evidence, reason = _reusable(match, state, deps)
         if certificate is None:
             reasons.append(f"{match.answer.question_id}: {reason}")
@@ -73,6 +79,9 @@ def find_verified_answer(state: QuestionState, deps: Deps) -> QuestionState:
         return _hit(
             state, certificate, evidence, match, ReuseCheck(candidates=len(candidates), note=note)
         )
+    unchecked = len(matches) - MAX_CHECKED
+    if unchecked > 0:
+        reasons.append(f"{unchecked} older not checked")
     return _miss(
         state, len(candidates), "earlier verified answers not reusable: " + "; ".join(reasons)
     )
