@@ -85,6 +85,8 @@ class DynamoVerifiedAnswerStore:
                 "ExpressionAttributeNames": {"#scope": "scope"},
                 "ExpressionAttributeValues": {":key": {"S": scope}},
                 "ScanIndexForward": False,
+                # An answer sealed a moment ago is seen (the index above may lag behind it).
+                "ConsistentRead": True,
             },
             limit,
         )
