@@ -1,6 +1,7 @@
 """Benchmark: the lexical verifier on SciFact claim/evidence pairs, at the default thresholds.
 
-Prints `certiq eval verify --json` for the train pairs, and, for comparison, plain word overlap
+Prints `certiq eval verify --json` for the train pairs (the default lexical model and the one
+calibrated on held-out scores), and, for comparison, plain word overlap
 (entail = share of the claim's content words in the evidence, no contradiction) under the same
 render policy. Then sweeps the entail threshold and plots false-certification rate against
 supported recall for both (PNG, matplotlib), marking the default threshold.
@@ -19,7 +20,7 @@ from certiq.config import PolicySettings
 from certiq.evaluation.verification import Pair, read_pairs, score_pairs
 from certiq.ports import Support, Verifier
 from certiq.text import content_terms
-from certiq.trust.verifier import LexicalVerifier
+from certiq.trust.verifier import HELD_OUT_MODEL_PATH, LexicalVerifier, load_model
 
 ROOT = Path(__file__).resolve().parents[1]
 PAIRS = ROOT.parent / "shared" / "data" / "scifact" / "claims.train.jsonl"
@@ -45,7 +46,11 @@ def main() -> None:
     args = parser.parse_args()
     pairs = read_pairs(args.pairs)
     policy = PolicySettings()
-    verifiers = (LexicalVerifier(), OverlapVerifier())
+    verifiers = (
+        LexicalVerifier(),
+        LexicalVerifier(model=load_model(HELD_OUT_MODEL_PATH)),
+        OverlapVerifier(),
+    )
     for verifier in verifiers:
         report = score_pairs(pairs, verifier, policy)
         print(json.dumps({"verifier": verifier.name, **report.metrics()}))

@@ -5,9 +5,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+from collections.abc import Sequence
 
 from certiq.config import PolicySettings
 from certiq.models import Certificate, Citation, Claim, RenderState
+from certiq.ports import Support
 from certiq.trust.certificate import check, seal_and_sign
 from certiq.trust.policy import decide, minimal_evidence, render
 from certiq.trust.verifier import LexicalVerifier
@@ -88,9 +90,69 @@ def test_minimal_evidence_keeps_the_fewest_citations_that_suffice() -> None:
         "Backups are kept for 35 days.",
         [citation("C1", "Logs rotate weekly."), citation("C2", "Backups are kept for 35 days.")],
         VERIFIER,
-        POLICY.tau_entail,
+        POLICY,
     )
     assert [c.id for c in chosen] == ["C2"]
+
+
+def test_minimal_evidence_is_padded_to_the_policy_minimum_with_supporting_citations() -> None:
+    # GIVEN a claim stated by two citations, next to an unrelated one
+    citations = [
+        citation("C1", "Logs rotate weekly."),
+        citation("C2", "Backups are kept for 35 days."),
+        citation("C3", "Backups of customer data are kept for 35 days."),
+    ]
+    claim = "Backups are kept for 35 days."
+    # WHEN the policy asks for at least two, or three, citations of evidence
+    two = minimal_evidence(
+        claim, citations, VERIFIER, POLICY.model_copy(update={"min_evidence": 2})
+    )
+    three = minimal_evidence(
+        claim, citations, VERIFIER, POLICY.model_copy(update={"min_evidence": 3})
+    )
+    # THEN the second supporting citation pads the greedy choice; the unrelated one never does
+    assert [c.id for c in two] == ["C2", "C3"]
+    assert [c.id for c in three] == ["C2", "C3"]
+
+
+def test_padding_never_adds_a_citation_that_contradicts_the_claim() -> None:
+    # GIVEN a claim, its evidence, and a citation denying it
+    citations = [
+        citation("C1", "Backups are kept for 35 days."),
+        citation("C2", "Backups are not kept for 35 days."),
+    ]
+    policy = POLICY.model_copy(update={"min_evidence": 2})
+    # WHEN decided with a minimum of two / THEN the denial is left out and the claim verified
+    decision = decide(
+        Claim(id="K1", text="Backups are kept for 35 days.", citation_ids=["C1", "C2"]),
+        {c.id: c for c in citations},
+        VERIFIER,
+        policy,
+    )
+    assert decision.evidence == ["C1"] and decision.state is RenderState.VERIFIED
+
+
+class CountingVerifier:
+    """The lexical verifier, counting the evidence sets it is asked about."""
+
+    name = "counting"
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, ...]] = []
+
+    def assess(self, claim: str, evidence: Sequence[str]) -> Support:
+        self.asked.append(tuple(evidence))
+        return VERIFIER.assess(claim, evidence)
+
+
+def test_decide_asks_the_verifier_once_per_evidence_set() -> None:
+    # GIVEN a claim with one valid citation and a verifier that counts its calls
+    verifier = CountingVerifier()
+    claim = Claim(id="K1", text="Backups are kept for 35 days.", citation_ids=["C1"])
+    # WHEN decided (greedy selection, then the final judgement of the same set)
+    decide(claim, {"C1": citation("C1", "Backups are kept for 35 days.")}, verifier, POLICY)
+    # THEN the verifier (an LLM judge: one request each) was asked once
+    assert verifier.asked == [("Backups are kept for 35 days.",)]
 
 
 def test_render_marks_unverified_claims_or_drops_them_by_policy() -> None:

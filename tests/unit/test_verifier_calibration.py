@@ -8,14 +8,23 @@ import pytest
 
 from certiq.config import PolicySettings
 from certiq.evaluation.verification import read_pairs, score_pairs
-from certiq.trust.verifier import MODEL_PATH, LexicalVerifier
+from certiq.trust.verifier import HELD_OUT_MODEL_PATH, MODEL_PATH, LexicalVerifier, load_model
 
-SCIFACT = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "scifact"
+# ../shared beside the checkout (main), or beside the worktrees' folder (a helper's worktree).
+SCIFACT = next(
+    (
+        folder / "shared" / "data" / "scifact"
+        for folder in Path(__file__).resolve().parents[3:5]
+        if (folder / "shared" / "data" / "scifact").is_dir()
+    ),
+    Path(__file__).resolve().parents[3] / "shared" / "data" / "scifact",
+)
 VERIFIER = LexicalVerifier()
 
 
-def test_the_shipped_model_file_is_small() -> None:
+def test_the_shipped_model_files_are_small() -> None:
     assert MODEL_PATH.stat().st_size < 100_000
+    assert HELD_OUT_MODEL_PATH.stat().st_size < 100_000
 
 
 @pytest.mark.skipif(
@@ -27,6 +36,20 @@ def test_default_thresholds_rarely_certify_unsupported_claims_on_scifact_train()
     )
     assert report.false_certification_rate <= 0.05
     assert report.supported_recall >= 0.35
+
+
+@pytest.mark.skipif(
+    not (SCIFACT / "claims.train.jsonl").exists(), reason="../shared SciFact pairs absent"
+)
+def test_the_held_out_model_certifies_less_and_says_so_in_its_name() -> None:
+    # GIVEN the model calibrated on out-of-fold scores (5-fold CV: FCR 0.036, recall 0.168)
+    verifier = LexicalVerifier(model=load_model(HELD_OUT_MODEL_PATH))
+    # WHEN scored on the train pairs / THEN it stays well within the FCR target, still beats
+    # plain word overlap's ~0.11 recall at 5%, and its verdicts say which model gave them
+    report = score_pairs(read_pairs(SCIFACT / "claims.train.jsonl"), verifier, PolicySettings())
+    assert report.false_certification_rate <= 0.05
+    assert report.supported_recall >= 0.12
+    assert verifier.name == "lexical:held-out"
 
 
 @pytest.mark.parametrize(

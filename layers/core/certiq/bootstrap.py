@@ -23,12 +23,21 @@ from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.config import Settings
 from certiq.errors import ConfigurationError
 from certiq.guardrails.language import FunctionWordDetector
-from certiq.ports import Embedder, Orchestrator, QueryRewriter, SearchIndex
+from certiq.ports import (
+    ClaimSplitter,
+    Embedder,
+    Orchestrator,
+    QueryRewriter,
+    SearchIndex,
+    Verifier,
+)
 from certiq.steps.deps import Deps
-from certiq.trust.verifier import LexicalVerifier
+from certiq.trust.verifier import HELD_OUT_MODEL_PATH, LexicalVerifier, load_model
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
+
+    from certiq.adapters.llm.structured_output import StructuredModel
 
 
 def build_deps(settings: Settings) -> Deps:
@@ -83,12 +92,59 @@ def _local_deps(settings: Settings) -> Deps:
         signer=KeyFileSigner(settings.home / "signing.key"),
         clock=clock,
         chat_model=ExtractiveAnswerer(settings.answer),
-        verifier=LexicalVerifier(),
+        verifier=build_verifier(settings),
+        claim_splitter=build_claim_splitter(settings),
         language=FunctionWordDetector(),
         embedder=embedder,
         answers=SqliteVerifiedAnswerStore(db) if settings.reuse.enabled else None,
         rewriter=build_rewriter(settings),
     )
+
+
+def build_verifier(settings: Settings) -> Verifier:
+    """The verifier settings.verification names; its name labels every verdict it gives."""
+    choice = settings.verification.verifier
+    if choice == "llm":
+        from certiq.adapters.llm.judge import LlmJudgeVerifier
+
+        return LlmJudgeVerifier(_structured_model(settings, "CERTIQ_VERIFICATION__VERIFIER=llm"))
+    if choice == "nli":
+        from certiq.adapters.local.nli import NliVerifier, missing_requirements
+
+        folder = settings.verification.nli_model_dir
+        problems = missing_requirements(folder)
+        if problems:
+            raise ConfigurationError("CERTIQ_VERIFICATION__VERIFIER=nli: " + "; ".join(problems))
+        return NliVerifier(folder)
+    if settings.verification.lexical_calibration == "held_out":
+        return LexicalVerifier(model=load_model(HELD_OUT_MODEL_PATH))
+    return LexicalVerifier()
+
+
+def build_claim_splitter(settings: Settings) -> ClaimSplitter | None:
+    """The LLM claim splitter when settings ask for one; None: the rule-based splitter."""
+    if settings.verification.claims != "llm":
+        return None
+    from certiq.adapters.llm.claim_splitter import LlmClaimSplitter
+
+    return LlmClaimSplitter(_structured_model(settings, "CERTIQ_VERIFICATION__CLAIMS=llm"))
+
+
+def _structured_model(settings: Settings, wanted_by: str) -> StructuredModel:
+    llm = settings.llm
+    if llm.provider == "anthropic":
+        from certiq.adapters.llm.clients import anthropic_client
+        from certiq.adapters.llm.structured_output import AnthropicStructured
+
+        return AnthropicStructured(
+            anthropic_client(llm), llm.anthropic_model, llm.max_output_tokens
+        )
+    if llm.provider == "openai":
+        from certiq.adapters.llm.clients import openai_client
+        from certiq.adapters.llm.structured_output import OpenAIStructured
+
+        return OpenAIStructured(openai_client(llm), llm.openai_model, llm.max_output_tokens)
+    raise ConfigurationError(f"{wanted_by} needs CERTIQ_LLM__PROVIDER=anthropic or openai")
 
 
 def build_rewriter(settings: Settings) -> QueryRewriter | None:
@@ -170,7 +226,8 @@ def _aws_deps(settings: Settings) -> Deps:
         signer=KmsSigner(boto3.client("kms", region_name=aws.region), aws.kms_key_id),
         clock=clock,
         chat_model=ExtractiveAnswerer(settings.answer),
-        verifier=LexicalVerifier(),
+        verifier=build_verifier(settings),
+        claim_splitter=build_claim_splitter(settings),
         language=FunctionWordDetector(),
         embedder=embedder,
         # Without the table (CERTIQ_AWS__ANSWERS_TABLE) nothing is reused, and each question's

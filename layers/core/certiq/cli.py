@@ -290,11 +290,12 @@ def eval_retrieval_command(
 @click.option("--pairs", required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--json", "as_json", is_flag=True)
 def eval_verify_command(pairs: Path, as_json: bool) -> None:
-    """Balanced accuracy, false-certification rate and supported recall of the verifier."""
-    from certiq.trust.verifier import LexicalVerifier
+    """Balanced accuracy, false-certification rate and supported recall of the verifier
+    chosen in settings (CERTIQ_VERIFICATION__*)."""
+    from certiq.bootstrap import build_verifier
 
     settings = click.get_current_context().find_object(Settings) or Settings()
-    verifier = LexicalVerifier()
+    verifier = build_verifier(settings)
     report = score_pairs(read_pairs(pairs), verifier, settings.policy)
     if as_json:
         click.echo(report.to_json())

@@ -118,6 +118,12 @@ class PolicySettings(Group):
     tau_entail: float = Field(default=0.6, ge=0, le=1)
     tau_contradict: float = Field(default=0.5, ge=0, le=1)
     unverified: Literal["mark", "drop"] = "mark"
+    min_evidence: int = Field(
+        default=1,
+        ge=1,
+        le=10,
+        description="citations kept as evidence at least, when that many support the claim",
+    )
 
 
 class LlmSettings(Group):
@@ -139,6 +145,26 @@ class LlmSettings(Group):
         default=3, ge=0, description="SDK retries (backoff with jitter) on 408/409/429/5xx"
     )
     max_output_tokens: int = Field(default=1024, ge=1)
+
+
+class VerificationSettings(Group):
+    """Who judges claims, and who splits draft sentences into them (chosen in bootstrap).
+
+    verifier: lexical (offline default, calibrated on SciFact), llm (a judge over
+    CERTIQ_LLM__PROVIDER) or nli (a local BERT NLI cross-encoder from nli_model_dir).
+    claims: rules (offline) or llm (CERTIQ_LLM__PROVIDER; the rules whenever the model fails).
+    """
+
+    verifier: Literal["lexical", "llm", "nli"] = "lexical"
+    lexical_calibration: Literal["in_sample", "held_out"] = Field(
+        default="in_sample",
+        description="held_out: the lexical model whose false-certification rate holds on new "
+        "pairs (it certifies fewer claims)",
+    )
+    claims: Literal["rules", "llm"] = "rules"
+    nli_model_dir: Path | None = Field(
+        default=None, description="a BERT sequence-classification NLI model; none ships"
+    )
 
 
 class EmbeddingSettings(Group):
@@ -193,6 +219,7 @@ class Settings(BaseSettings):
     conversation: ConversationSettings = ConversationSettings()
     policy: PolicySettings = PolicySettings()
     llm: LlmSettings = LlmSettings()
+    verification: VerificationSettings = VerificationSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     opensearch: OpenSearchSettings = OpenSearchSettings()
     aws: AwsSettings = AwsSettings()
@@ -211,6 +238,7 @@ class Settings(BaseSettings):
                 "conversation",
                 "policy",
                 "llm",
+                "verification",
             },
         )
         return hashlib.sha256(json.dumps(shaping, sort_keys=True).encode()).hexdigest()

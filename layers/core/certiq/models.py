@@ -248,8 +248,20 @@ class Decision(Contract):
 
 class Claim(Contract):
     id: str
-    text: str
+    text: str = Field(description="the atomic claim the verifier judges: hedges stripped")
     citation_ids: list[str]
+    source: str | None = Field(
+        default=None,
+        description="the draft sentence it was compiled from, as written (hedges kept); shown "
+        "in its place when all of that sentence's claims are verified",
+    )
+    hedges: list[str] = Field(
+        default_factory=list,
+        description="hedging words stripped from the source before judging (may, possibly..)",
+    )
+    compiled_by: str | None = Field(
+        default=None, description="what split the sentence: rules, or an LLM (and why not)"
+    )
     decision: Decision | None = None
 
 

@@ -209,10 +209,16 @@ class ChatModel(Protocol):
 
 @dataclass(frozen=True)
 class Support:
-    """How far evidence supports (entail) or refutes (contradict) a claim, each in [0, 1]."""
+    """How far evidence supports (entail) or refutes (contradict) a claim, each in [0, 1].
+
+    ``note`` says why a verifier could not judge (a model's refusal or malformed output): such a
+    Support has entail 0, so it never renders VERIFIED, and the decision's reason quotes it.
+    """
 
     entail: float
     contradict: float
+    note: str | None = None
+    rationale: str | None = None  # a judge's one-line reason, kept in the decision
 
 
 class Verifier(Protocol):
@@ -220,6 +226,21 @@ class Verifier(Protocol):
     def name(self) -> str: ...
 
     def assess(self, claim: str, evidence: Sequence[str]) -> Support: ...
+
+
+class ClaimSplitter(Protocol):
+    """Splits one draft sentence into the atomic claims it states (rules offline, or an LLM)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def split(self, sentence: str) -> list[str]:
+        """Standalone sentences, one claim each, in the sentence's own words where possible.
+
+        Raises CertiqError when it cannot (bad model output, refusal, upstream failure): the
+        caller falls back to the rule-based splitter and records why.
+        """
+        ...
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from certiq.ports import (
     BlobStore,
     CertificateStore,
     ChatModel,
+    ClaimSplitter,
     Clock,
     DocumentStore,
     Embedder,
@@ -36,5 +37,6 @@ class Deps:
     verifier: Verifier
     language: LanguageDetector
     embedder: Embedder | None = None  # None: lexical-only, no vectors are computed or searched
+    claim_splitter: ClaimSplitter | None = None  # None: the rule-based splitter (offline)
     answers: VerifiedAnswerStore | None = None  # None: no verified answer is reused or kept
     rewriter: QueryRewriter | None = None  # None: follow-ups are rewritten by rules alone

@@ -1,10 +1,12 @@
-"""Verify claims: a citation counts only if its quote is verbatim in its chunk, and a claim is
-shown as VERIFIED only if its valid citations support it (fail closed)."""
+"""Verify claims: the draft's sentences are compiled into atomic claims, a citation counts only if
+its quote is verbatim in its chunk, and a claim is shown as VERIFIED only if its valid citations
+support it (fail closed)."""
 
 from __future__ import annotations
 
 from certiq.models import QuestionState, QuestionStatus
 from certiq.steps.deps import Deps
+from certiq.trust.claims import compile_claims
 from certiq.trust.policy import decide, render
 
 
@@ -24,7 +26,7 @@ def verify(state: QuestionState, deps: Deps) -> QuestionState:
     policy = deps.settings.policy
     claims = [
         claim.model_copy(update={"decision": decide(claim, by_id, deps.verifier, policy)})
-        for claim in state.claims
+        for claim in compile_claims(state.claims, deps.claim_splitter)
     ]
     return state.model_copy(
         update={

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import groupby
 
 from certiq.config import PolicySettings
 from certiq.models import Citation, Claim, Decision, RenderState
-from certiq.ports import Verifier
+from certiq.ports import Support, Verifier
+from certiq.trust.claims import covers
 
 
 def decide(
     claim: Claim, citations: dict[str, Citation], verifier: Verifier, policy: PolicySettings
 ) -> Decision:
     """Judges a claim on its valid citations only, keeping the fewest that suffice as evidence."""
+    verifier = _Remembered(verifier)
     usable = [
         citations[cid] for cid in claim.citation_ids if cid in citations and citations[cid].valid
     ]
@@ -25,17 +28,22 @@ def decide(
             verifier=verifier.name,
             reason="no valid citation: nothing supports this claim",
         )
-    evidence = minimal_evidence(claim.text, usable, verifier, policy.tau_entail)
+    evidence = minimal_evidence(claim.text, usable, verifier, policy)
     support = verifier.assess(claim.text, [citation.quote for citation in evidence])
     if support.contradict >= policy.tau_contradict:
         state, reason = RenderState.BLOCKED, "the cited evidence contradicts this claim"
-    elif support.entail >= policy.tau_entail and evidence:
+    elif support.entail >= policy.tau_entail and evidence and support.note is None:
         state, reason = RenderState.VERIFIED, "the cited evidence states this claim"
+    elif support.note is not None:
+        # The verifier could not judge (a refusal, malformed output): never verified, and why.
+        state, reason = RenderState.UNVERIFIED, f"{verifier.name} could not judge: {support.note}"
     else:
         state, reason = (
             RenderState.UNVERIFIED,
             "the cited evidence does not state all of this claim",
         )
+    if support.rationale:
+        reason = f"{reason} ({verifier.name}: {support.rationale})"
     return Decision(
         state=state,
         entail=support.entail,
@@ -46,10 +54,36 @@ def decide(
     )
 
 
+class _Remembered:
+    """The verifier, asked once per evidence set within a decision: the greedy selection and the
+    final judgement repeat sets, and each ask of an LLM judge is a request."""
+
+    def __init__(self, inner: Verifier) -> None:
+        self._inner = inner
+        self._answers: dict[tuple[str, tuple[str, ...]], Support] = {}
+
+    @property
+    def name(self) -> str:
+        return self._inner.name
+
+    def assess(self, claim: str, evidence: Sequence[str]) -> Support:
+        key = (claim, tuple(evidence))
+        if key not in self._answers:
+            self._answers[key] = self._inner.assess(claim, evidence)
+        return self._answers[key]
+
+
 def minimal_evidence(
-    claim: str, citations: Sequence[Citation], verifier: Verifier, threshold: float
+    claim: str, citations: Sequence[Citation], verifier: Verifier, policy: PolicySettings
 ) -> list[Citation]:
-    """Greedy: add the citation that raises support most until the threshold is passed."""
+    """The fewest citations whose combined support passes tau_entail, padded to min_evidence.
+
+    Greedy: add the citation that raises support most until the threshold is passed. Then, while
+    fewer than policy.min_evidence are chosen, add the next best citations by their own support,
+    each only if it supports the claim on its own (entail >= tau_entail, contradict under
+    tau_contradict) and does not weaken the combined support: padding adds corroboration, never
+    doubt, so a claim with one supporting citation keeps one however high the minimum.
+    """
     chosen: list[Citation] = []
     remaining = list(citations)
     best = 0.0
@@ -64,8 +98,37 @@ def minimal_evidence(
         chosen.append(candidate)
         remaining.remove(candidate)
         best = score
-        if best >= threshold:
+        if best >= policy.tau_entail:
             break
+    if len(chosen) >= policy.min_evidence or not remaining:
+        return chosen
+    return _pad(claim, chosen, remaining, verifier, policy)
+
+
+def _pad(
+    claim: str,
+    chosen: list[Citation],
+    remaining: list[Citation],
+    verifier: Verifier,
+    policy: PolicySettings,
+) -> list[Citation]:
+    combined = verifier.assess(claim, [c.quote for c in chosen])
+    own: list[tuple[Support, Citation]] = [
+        (verifier.assess(claim, [candidate.quote]), candidate) for candidate in remaining
+    ]
+    own.sort(key=lambda item: item[0].entail, reverse=True)  # stable: citation order on ties
+    for support, candidate in own:
+        if len(chosen) >= policy.min_evidence:
+            break
+        if support.entail < policy.tau_entail or support.contradict >= policy.tau_contradict:
+            continue
+        trial = verifier.assess(claim, [c.quote for c in [*chosen, candidate]])
+        if trial.entail < combined.entail or trial.contradict > max(
+            combined.contradict, support.contradict
+        ):
+            continue
+        chosen.append(candidate)
+        combined = trial
     return chosen
 
 
@@ -83,11 +146,40 @@ def shown_claims(claims: Sequence[Claim], policy: PolicySettings) -> list[Claim]
 
 
 def render(claims: Sequence[Claim], policy: PolicySettings) -> str:
-    """The answer as shown, each claim followed by the citations of its minimal evidence."""
+    """The answer as shown, sentence by sentence, with the citations of the minimal evidence.
+
+    A draft sentence is shown as written (hedges included) when its claims together use every
+    word of it and either all are VERIFIED or it is one claim the policy shows (marked when
+    unverified). Otherwise each of its claims the policy shows stands on its own, unverified ones
+    marked, and a claim whose hedge was stripped for judging says so: nothing reads stronger
+    than the draft said, and nothing blocked is ever shown.
+    """
+    shown = {claim.id for claim in shown_claims(claims, policy)}
     parts: list[str] = []
-    for claim in shown_claims(claims, policy):
-        assert claim.decision is not None
-        cited = "".join(f" [{cid}]" for cid in claim.decision.evidence)
-        marker = "" if claim.decision.state is RenderState.VERIFIED else " (unverified)"
-        parts.append(f"{claim.text}{cited}{marker}")
+    for source, group in groupby(claims, key=lambda claim: claim.source):
+        members = list(group)
+        states = [claim.decision.state for claim in members if claim.decision]
+        whole = (
+            source is not None
+            and all(claim.id in shown for claim in members)
+            and (len(members) == 1 or all(s is RenderState.VERIFIED for s in states))
+            and covers(source, members)
+        )
+        if whole:
+            evidence = [
+                cid for claim in members if claim.decision for cid in claim.decision.evidence
+            ]
+            marker = "" if states[0] is RenderState.VERIFIED else " (unverified)"
+            parts.append(f"{source}{_cite(evidence)}{marker}")
+            continue
+        for claim in members:
+            if claim.id not in shown or claim.decision is None:
+                continue
+            hedged = f" (hedged: {', '.join(claim.hedges)})" if claim.hedges else ""
+            marker = "" if claim.decision.state is RenderState.VERIFIED else " (unverified)"
+            parts.append(f"{claim.text}{_cite(claim.decision.evidence)}{hedged}{marker}")
     return " ".join(parts)
+
+
+def _cite(citation_ids: Iterable[str]) -> str:
+    return "".join(f" [{cid}]" for cid in dict.fromkeys(citation_ids))

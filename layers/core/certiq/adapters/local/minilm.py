@@ -236,10 +236,27 @@ class _Bert:
 
     def pooled(self, ids: NDArray[np.int64], mask: NDArray[np.int64]) -> F32:
         """Mean-pooled, L2-normalised sentence vectors for a padded batch: (batch, hidden)."""
+        tokens = self.hidden_states(ids, mask)
+        weights = mask.astype(np.float32)[:, :, None]
+        summed = (tokens * weights).sum(axis=1)
+        counts = np.maximum(weights.sum(axis=1), np.float32(1e-9))
+        return normalise_rows((summed / counts).astype(np.float32, copy=False))
+
+    def hidden_states(
+        self,
+        ids: NDArray[np.int64],
+        mask: NDArray[np.int64],
+        type_ids: NDArray[np.int64] | None = None,
+    ) -> F32:
+        """The last layer's token vectors for a padded batch: (batch, length, hidden).
+
+        ``type_ids`` are the segment ids of sentence pairs (0 first, 1 second); None: all 0.
+        """
         batch, length = ids.shape
         hidden = self.word.shape[1]
         head_dim = hidden // self.heads
-        x = self.word[ids] + self.position[:length] + self.token_type[0]
+        segments = self.token_type[0] if type_ids is None else self.token_type[type_ids]
+        x = self.word[ids] + self.position[:length] + segments
         x = layer_norm(x.reshape(batch * length, hidden), self.ln_w, self.ln_b, self.eps)
         # Padding keys: kept out of each row's max by a large negative bias, then given weight 0
         # exactly by the key mask (transformers adds the most negative float; same result).
@@ -264,11 +281,7 @@ class _Bert:
             x = layer_norm(
                 inner @ layer.down_w + layer.down_b + x, layer.ln2_w, layer.ln2_b, self.eps
             )
-        tokens = x.reshape(batch, length, hidden)
-        weights = mask.astype(np.float32)[:, :, None]
-        summed = (tokens * weights).sum(axis=1)
-        counts = np.maximum(weights.sum(axis=1), np.float32(1e-9))
-        return normalise_rows((summed / counts).astype(np.float32, copy=False))
+        return x.reshape(batch, length, hidden)
 
 
 def normalise_rows(vectors: F32) -> F32:

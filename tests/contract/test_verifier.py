@@ -1,0 +1,146 @@
+"""The Verifier and ClaimSplitter ports, on every adapter: lexical (both shipped models), the
+LLM judge over each provider (HTTP fake), the local NLI model (generated), rules and LLM splits."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from certiq.adapters.llm.claim_splitter import LlmClaimSplitter
+from certiq.adapters.llm.clients import anthropic_client, openai_client
+from certiq.adapters.llm.judge import LlmJudgeVerifier
+from certiq.adapters.llm.structured_output import AnthropicStructured, OpenAIStructured
+from certiq.adapters.local.nli import NliVerifier
+from certiq.config import LlmSettings, PolicySettings
+from certiq.models import Citation, Claim
+from certiq.ports import ClaimSplitter, Verifier
+from certiq.trust.claims import RuleSplitter
+from certiq.trust.policy import decide
+from certiq.trust.verifier import HELD_OUT_MODEL_PATH, LexicalVerifier, load_model
+from tests.fakes import make_box
+from tests.provider_fakes import (
+    ProviderServer,
+    Recorded,
+    Reply,
+    anthropic_message,
+    anthropic_tool_use,
+    openai_completion,
+)
+from tests.unit.test_nli_verifier import write_model
+
+pytestmark = pytest.mark.contract
+
+VERDICT = {
+    "label": "entail",
+    "entail": 0.8,
+    "contradict": 0.1,
+    "neutral": 0.1,
+    "rationale": "stated",
+}
+CLAIMS = {"claims": ["Backups are encrypted.", "Backups are kept for 35 days."]}
+
+
+def provider(request: Recorded) -> Reply:
+    """Answers whichever tool or schema was asked for, on either API."""
+    if request.path.endswith("/messages"):
+        tool = request.body["tool_choice"]["name"]
+        body = VERDICT if tool == "verdict" else CLAIMS
+        return Reply(
+            200, anthropic_message([anthropic_tool_use(tool, body)], stop_reason="tool_use")
+        )
+    name = request.body["response_format"]["json_schema"]["name"]
+    return Reply(200, openai_completion(json.dumps(VERDICT if name == "verdict" else CLAIMS)))
+
+
+def llm_settings(server: ProviderServer) -> LlmSettings:
+    return LlmSettings(
+        anthropic_base_url=server.anthropic_url,
+        openai_base_url=server.openai_url,
+        timeout_seconds=2.0,
+        max_retries=0,
+    )
+
+
+def structured(kind: str, server: ProviderServer) -> AnthropicStructured | OpenAIStructured:
+    settings = llm_settings(server)
+    if kind == "anthropic":
+        return AnthropicStructured(anthropic_client(settings), settings.anthropic_model, 256)
+    return OpenAIStructured(openai_client(settings), settings.openai_model, 256)
+
+
+VERIFIERS: dict[str, Callable[[Path, ProviderServer], Verifier]] = {
+    "lexical": lambda tmp, server: LexicalVerifier(),
+    "lexical-held-out": lambda tmp, server: LexicalVerifier(model=load_model(HELD_OUT_MODEL_PATH)),
+    "llm-anthropic": lambda tmp, server: LlmJudgeVerifier(structured("anthropic", server)),
+    "llm-openai": lambda tmp, server: LlmJudgeVerifier(structured("openai", server)),
+    "nli": lambda tmp, server: NliVerifier(write_model(tmp / "nli")),
+}
+SPLITTERS: dict[str, Callable[[ProviderServer], ClaimSplitter]] = {
+    "rules": lambda server: RuleSplitter(),
+    "llm-anthropic": lambda server: LlmClaimSplitter(structured("anthropic", server)),
+    "llm-openai": lambda server: LlmClaimSplitter(structured("openai", server)),
+}
+
+
+@pytest.fixture
+def keyed_server(
+    provider_server: ProviderServer, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[ProviderServer]:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    provider_server.responder = provider
+    yield provider_server
+
+
+@pytest.fixture(params=sorted(VERIFIERS))
+def verifier(
+    request: pytest.FixtureRequest, tmp_path: Path, keyed_server: ProviderServer
+) -> Verifier:
+    return VERIFIERS[request.param](tmp_path, keyed_server)
+
+
+@pytest.fixture(params=sorted(SPLITTERS))
+def splitter(request: pytest.FixtureRequest, keyed_server: ProviderServer) -> ClaimSplitter:
+    return SPLITTERS[request.param](keyed_server)
+
+
+def test_support_is_two_probabilities(verifier: Verifier) -> None:
+    # GIVEN a claim and evidence / WHEN assessed / THEN entail and contradict lie in [0, 1]
+    support = verifier.assess("Backups are kept for 35 days.", ["Backups are kept for 35 days."])
+    assert 0.0 <= support.entail <= 1.0 and 0.0 <= support.contradict <= 1.0
+    assert verifier.name
+
+
+def test_nothing_is_entailed_by_no_evidence(verifier: Verifier) -> None:
+    # GIVEN no evidence, or an empty claim / THEN entail is 0 whatever the adapter
+    assert verifier.assess("Backups are kept for 35 days.", []).entail == 0.0
+    assert verifier.assess("   ", ["Backups are kept for 35 days."]).entail == 0.0
+
+
+def test_each_decision_names_the_verifier_that_made_it(verifier: Verifier) -> None:
+    quote = "Backups are kept for 35 days."
+    citation = Citation(
+        id="C1",
+        chunk_id="d:0",
+        doc_id="d",
+        file_name="d.pdf",
+        page=1,
+        boxes=[make_box()],
+        quote=quote,
+        start=0,
+        end=len(quote),
+        score=1.0,
+        valid=True,
+    )
+    claim = Claim(id="K1", text=quote, citation_ids=["C1"])
+    decision = decide(claim, {"C1": citation}, verifier, PolicySettings())
+    assert decision.verifier == verifier.name
+
+
+def test_a_split_is_a_list_of_non_empty_sentences(splitter: ClaimSplitter) -> None:
+    claims = splitter.split("Backups are encrypted and kept for 35 days.")
+    assert claims and all(isinstance(c, str) and c.strip() for c in claims)
+    assert splitter.name

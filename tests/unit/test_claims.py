@@ -1,0 +1,232 @@
+"""The claim compiler: rule-based splitting, hedge stripping, duplicates, the LLM fallback."""
+
+from __future__ import annotations
+
+import pytest
+
+from certiq.config import PolicySettings
+from certiq.errors import CertiqError
+from certiq.models import Claim, Decision, RenderState
+from certiq.trust.claims import RULES, RuleSplitter, compile_claims, covers, strip_hedges
+from certiq.trust.policy import render
+
+SPLITTER = RuleSplitter()
+POLICY = PolicySettings()
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claims"),
+    [
+        (
+            "Backups are encrypted and logs are kept for 90 days.",
+            ["Backups are encrypted.", "Logs are kept for 90 days."],
+        ),
+        (
+            "Backups are encrypted and stored in Frankfurt.",
+            ["Backups are encrypted.", "Backups are stored in Frankfurt."],
+        ),
+        (
+            "The service encrypts data and stores backups for 35 days.",
+            ["The service encrypts data.", "The service stores backups for 35 days."],
+        ),
+        (
+            "Backups are encrypted; logs rotate weekly.",
+            ["Backups are encrypted.", "Logs rotate weekly."],
+        ),
+        (
+            "Access is logged, but deletions are reviewed monthly.",
+            ["Access is logged.", "Deletions are reviewed monthly."],
+        ),
+    ],
+)
+def test_rules_split_coordinated_clauses(sentence: str, claims: list[str]) -> None:
+    # GIVEN a sentence joining two clauses / WHEN split / THEN one claim per clause
+    assert SPLITTER.split(sentence) == claims
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The kitchen stocks salt and pepper.",
+        "Customers accept the terms and conditions.",
+        "The policy covers names, emails and home addresses of users.",
+        "Retention is between 3 and 5 days.",
+        "Research and development are funded by grants.",
+        "Patients had higher risk and worse outcomes.",
+    ],
+)
+def test_rules_keep_noun_phrases_lists_and_ranges_whole(sentence: str) -> None:
+    # GIVEN an "and" between noun phrases, not clauses / WHEN split / THEN one claim, unchanged
+    assert SPLITTER.split(sentence) == [sentence]
+
+
+def test_hedges_are_stripped_and_recorded() -> None:
+    # GIVEN hedged sentences / WHEN stripped / THEN the plain assertion and the hedges found
+    assert strip_hedges("Backups may be kept for 35 days.") == (
+        "Backups be kept for 35 days.",
+        ["may"],
+    )
+    assert strip_hedges("It seems that reportedly logs rotate weekly.") == (
+        "Logs rotate weekly.",
+        ["it seems that", "reportedly"],
+    )
+    # AND a word merely containing a hedge is left alone
+    assert strip_hedges("Mayors could not be reached.") == ("Mayors not be reached.", ["could"])
+    assert strip_hedges("Maybelline is a brand.") == ("Maybelline is a brand.", [])
+    # AND the month stays: a vaguer claim would be easier to verify than the draft's
+    assert strip_hedges("Backups were tested in May 2024.") == (
+        "Backups were tested in May 2024.",
+        [],
+    )
+    assert strip_hedges("It may rain in May.") == ("It rain in May.", ["may"])
+
+
+def sentence(text: str, *citation_ids: str) -> Claim:
+    return Claim(id="K1", text=text, citation_ids=list(citation_ids))
+
+
+def test_compile_keeps_citations_source_and_hedges_on_each_claim() -> None:
+    # GIVEN a hedged two-clause sentence citing C1 and C2
+    draft = [sentence("Backups may be encrypted and logs are kept for 90 days.", "C1", "C2")]
+    # WHEN compiled
+    claims = compile_claims(draft)
+    # THEN two claims, numbered K1.., each with the sentence's citations and source as written
+    assert [c.id for c in claims] == ["K1", "K2"]
+    assert [c.text for c in claims] == ["Backups be encrypted.", "Logs are kept for 90 days."]
+    assert all(c.citation_ids == ["C1", "C2"] for c in claims)
+    assert all(c.source == draft[0].text and c.compiled_by == RULES for c in claims)
+    assert [c.hedges for c in claims] == [["may"], []]
+
+
+def test_compile_drops_duplicates_and_merges_their_citations() -> None:
+    # GIVEN two sentences stating the same claim (once hedged) with different citations
+    draft = [
+        sentence("Logs are rotated weekly.", "C1"),
+        sentence("Backups are encrypted and logs are possibly rotated weekly.", "C2"),
+    ]
+    # WHEN compiled
+    claims = compile_claims(draft)
+    # THEN the repeat is judged once, on the citations of both
+    assert [(c.text, c.citation_ids) for c in claims] == [
+        ("Logs are rotated weekly.", ["C1", "C2"]),
+        ("Backups are encrypted.", ["C2"]),
+    ]
+
+
+def test_compile_passes_compiled_claims_through_unchanged() -> None:
+    # GIVEN claims compiled once (Verify may run again on a retry)
+    once = compile_claims([sentence("Backups are encrypted and logs are kept for 90 days.", "C1")])
+    # WHEN compiled again / THEN nothing changes
+    assert compile_claims(once) == once
+
+
+class FailingSplitter:
+    name = "llm:fake"
+
+    def split(self, sentence: str) -> list[str]:
+        raise CertiqError("the model refused")
+
+
+class ListSplitter:
+    name = "llm:fake"
+
+    def __init__(self, claims: list[str]) -> None:
+        self._claims = claims
+
+    def split(self, sentence: str) -> list[str]:
+        return self._claims
+
+
+def test_a_failing_llm_splitter_falls_back_to_rules_and_says_why() -> None:
+    # GIVEN an LLM splitter that fails / WHEN a sentence is compiled
+    claims = compile_claims(
+        [sentence("Backups are encrypted and logs are kept for 90 days.", "C1")], FailingSplitter()
+    )
+    # THEN the rules split it, and each claim records the failure
+    assert [c.text for c in claims] == ["Backups are encrypted.", "Logs are kept for 90 days."]
+    assert all(c.compiled_by == "rules (llm:fake failed: the model refused)" for c in claims)
+
+
+def test_an_empty_llm_answer_falls_back_to_rules() -> None:
+    claims = compile_claims([sentence("Logs rotate weekly.", "C1")], ListSplitter([]))
+    assert [c.text for c in claims] == ["Logs rotate weekly."]
+    assert claims[0].compiled_by == "rules (llm:fake returned no claims)"
+
+
+def test_llm_claims_are_normalised_like_rule_claims() -> None:
+    # GIVEN an LLM that returns a hedged claim twice / WHEN compiled / THEN stripped and deduped
+    claims = compile_claims(
+        [sentence("Logs might rotate weekly, as logs rotate weekly.", "C1")],
+        ListSplitter(["Logs might rotate weekly.", "Logs rotate weekly."]),
+    )
+    assert [(c.text, c.hedges, c.compiled_by) for c in claims] == [
+        ("Logs rotate weekly.", ["might"], "llm:fake")
+    ]
+
+
+def decided(claim: Claim, state: RenderState, *evidence: str) -> Claim:
+    decision = Decision(
+        state=state,
+        entail=1.0 if state is RenderState.VERIFIED else 0.0,
+        contradict=1.0 if state is RenderState.BLOCKED else 0.0,
+        evidence=list(evidence),
+        verifier="lexical",
+        reason="test",
+    )
+    return claim.model_copy(update={"decision": decision})
+
+
+def test_render_shows_a_fully_verified_sentence_as_written() -> None:
+    # GIVEN a hedged sentence whose two claims are both verified on C1 and C2
+    first, second = compile_claims(
+        [sentence("Backups may be encrypted and logs are kept for 90 days.", "C1", "C2")]
+    )
+    claims = [
+        decided(first, RenderState.VERIFIED, "C1"),
+        decided(second, RenderState.VERIFIED, "C2"),
+    ]
+    # WHEN rendered / THEN the sentence reads as drafted, hedge kept, with both citations
+    assert render(claims, POLICY) == (
+        "Backups may be encrypted and logs are kept for 90 days. [C1] [C2]"
+    )
+
+
+def test_render_shows_claims_apart_when_one_is_blocked() -> None:
+    # GIVEN a sentence with one verified claim and one contradicted claim
+    first, second = compile_claims(
+        [sentence("Backups are encrypted and logs are kept for 90 days.", "C1")]
+    )
+    claims = [
+        decided(first, RenderState.VERIFIED, "C1"),
+        decided(second, RenderState.BLOCKED, "C1"),
+    ]
+    # WHEN rendered / THEN only the verified claim shows, on its own
+    assert render(claims, POLICY) == "Backups are encrypted. [C1]"
+
+
+def test_render_says_a_hedge_was_stripped_when_a_claim_stands_alone() -> None:
+    # GIVEN a split sentence whose hedged claim is verified and whose other claim is not
+    first, second = compile_claims(
+        [sentence("Backups may be encrypted and logs are kept for 90 days.", "C1")]
+    )
+    claims = [
+        decided(first, RenderState.VERIFIED, "C1"),
+        decided(second, RenderState.UNVERIFIED),
+    ]
+    # WHEN rendered / THEN the verified claim says the draft hedged it; the other is marked
+    assert render(claims, POLICY) == (
+        "Backups be encrypted. [C1] (hedged: may) Logs are kept for 90 days. (unverified)"
+    )
+
+
+def test_render_never_shows_a_sentence_its_claims_do_not_cover() -> None:
+    # GIVEN an LLM decomposition that left out part of the sentence, all claims verified
+    (claim,) = compile_claims(
+        [sentence("Backups are encrypted and shipped to Mars.", "C1")],
+        ListSplitter(["Backups are encrypted."]),
+    )
+    # WHEN rendered / THEN the claim shows, not the sentence with its unjudged half
+    assert render([decided(claim, RenderState.VERIFIED, "C1")], POLICY) == (
+        "Backups are encrypted. [C1]"
+    )
+    assert not covers("Backups are encrypted and shipped to Mars.", [claim])
