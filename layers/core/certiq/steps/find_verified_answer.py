@@ -58,7 +58,9 @@ def find_verified_answer(state: QuestionState, deps: Deps) -> QuestionState:
         for answer in deps.answers.candidates(
             state.tenant, state.collection, terms_key(terms), settings.max_candidates
         )
-        if answer.tenant == state.tenant and answer.question_id != state.question_id
+        # The store scopes by tenant and collection already; checked again, as it costs nothing.
+        if (answer.tenant, answer.collection) == (state.tenant, state.collection)
+        and answer.question_id != state.question_id
     ]
     matches = near_identical(
         query,
