@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -137,3 +138,40 @@ def test_runtime_aws_wires_the_answers_table_when_named(aws: Aws, tmp_path: Path
     assert build_deps(unnamed).answers is None
     off = settings.model_copy(update={"reuse": ReuseSettings(enabled=False)})
     assert build_deps(off).answers is None
+
+
+class PagedDynamoDB:
+    """A DynamoDB client whose Query returns one item per page, as a 1 MB page of big items."""
+
+    def __init__(self, items: list[dict[str, Any]]) -> None:
+        self.items = items
+        self.queries: list[dict[str, Any]] = []
+
+    def query(self, **request: Any) -> dict[str, Any]:
+        self.queries.append(dict(request))
+        start = int(request.get("ExclusiveStartKey", {}).get("at", {"N": "0"})["N"])
+        page: dict[str, Any] = {"Items": self.items[start : start + 1]}
+        if start + 1 < len(self.items):
+            page["LastEvaluatedKey"] = {"at": {"N": str(start + 1)}}
+        return page
+
+
+def test_dynamodb_follows_pages_until_the_bound_and_no_further() -> None:
+    # GIVEN a table whose Query pages hold one item each
+    items = []
+    for minute in range(5):
+        stored = answer(f"q{minute}", minutes=minute)
+        items.append(
+            {
+                "answer_key": {"S": f"{minute:02d}#{stored.question_id}"},
+                "body": {"S": stored.model_dump_json(exclude={"embedding"})},
+            }
+        )
+    client = PagedDynamoDB(items[::-1])
+    store = DynamoVerifiedAnswerStore(client, "answers")  # type: ignore[arg-type]
+    # WHEN three candidates are asked for
+    found = store.candidates(TENANT, None, "terms-1", 3)
+    # THEN pages were followed to collect three, newest first, and no page past the bound read
+    assert ids(found) == ["q4", "q3", "q2"]
+    assert len(client.queries) == 6  # three pages for the index query, three for the table's
+    assert [q["Limit"] for q in client.queries[:3]] == [3, 2, 1]
