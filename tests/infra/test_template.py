@@ -31,6 +31,7 @@ FUNCTIONS = [
     "redact",
     "translate",
     "retrieve",
+    "find_verified_answer",
     "answer",
     "verify",
     "guard_answer",
@@ -356,6 +357,7 @@ TABLES = {
     "QuestionsTable": ("questions", "expires_at"),
     "CertificatesTable": ("certificates", None),
     "IdempotencyTable": ("idempotency", "expiration"),
+    "AnswersTable": ("answers", None),
 }
 
 

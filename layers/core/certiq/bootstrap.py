@@ -18,6 +18,7 @@ from certiq.ports import (
     LanguageDetector,
     NameFinder,
     Orchestrator,
+    QueryRewriter,
     SearchIndex,
     Translator,
     UploadSigner,
@@ -93,6 +94,7 @@ def _local_deps(settings: Settings) -> Deps:
         SqliteDocumentStore,
         SqliteQuestionStore,
     )
+    from certiq.adapters.local.verified_answers import SqliteVerifiedAnswerStore
 
     settings.home.mkdir(parents=True, exist_ok=True)
     db = SqliteDatabase(settings.home)
@@ -112,6 +114,8 @@ def _local_deps(settings: Settings) -> Deps:
         verifier=build_verifier(settings),
         claim_splitter=build_claim_splitter(settings),
         embedder=embedder,
+        answers=SqliteVerifiedAnswerStore(db) if settings.reuse.enabled else None,
+        rewriter=build_rewriter(settings),
         **guard_adapters(settings),
     )
 
@@ -201,6 +205,19 @@ def _structured_model(settings: Settings, wanted_by: str) -> StructuredModel:
     raise ConfigurationError(f"{wanted_by} needs CERTIQ_LLM__PROVIDER=anthropic or openai")
 
 
+def build_rewriter(settings: Settings) -> QueryRewriter | None:
+    """The model that rewrites follow-ups, or None: rules alone (no provider, or not auto).
+
+    No client is built here: a missing key fails the first rewrite, which falls back to rules.
+    """
+    provider = settings.llm.provider
+    if provider == "none" or settings.conversation.rewriter != "auto":
+        return None
+    from certiq.adapters.llm.query_rewriter import LlmQueryRewriter
+
+    return LlmQueryRewriter(settings.llm, provider)
+
+
 def build_embedder(settings: Settings, db: SqliteDatabase | None = None) -> Embedder | None:
     """The configured Embedder (cached in SQLite when there is a db), or None: lexical-only."""
     embedding = settings.embedding
@@ -237,6 +254,7 @@ def _aws_deps(settings: Settings) -> Deps:
     )
     from certiq.adapters.aws.kms_signer import KmsSigner
     from certiq.adapters.aws.s3_blobs import S3BlobStore
+    from certiq.adapters.aws.verified_answers import DynamoVerifiedAnswerStore
 
     aws = settings.aws
     missing = [
@@ -269,6 +287,14 @@ def _aws_deps(settings: Settings) -> Deps:
         verifier=build_verifier(settings),
         claim_splitter=build_claim_splitter(settings),
         embedder=embedder,
+        # Without the table (CERTIQ_AWS__ANSWERS_TABLE) nothing is reused, and each question's
+        # reuse note says so.
+        answers=(
+            DynamoVerifiedAnswerStore(dynamodb, aws.answers_table)
+            if settings.reuse.enabled and aws.answers_table
+            else None
+        ),
+        rewriter=build_rewriter(settings),
         **guard_adapters(settings),
     )
 

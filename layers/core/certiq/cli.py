@@ -132,7 +132,12 @@ def _pdfs(path: Path) -> list[Path]:
     help="retrieval mode for this question (default: CERTIQ_RETRIEVAL__MODE, hybrid)",
 )
 @click.option("--collection", default=None, help="search this collection only")
-def ask_command(question: str, as_json: bool, mode: str | None, collection: str | None) -> None:
+@click.option(
+    "--conversation", default=None, help="a conversation id: follow-ups are read with its turns"
+)
+def ask_command(
+    question: str, as_json: bool, mode: str | None, collection: str | None, conversation: str | None
+) -> None:
     """Ask a question; the answer comes with citations and a certificate."""
     deps = _deps()
     runtime = LocalRuntime(deps)
@@ -140,6 +145,7 @@ def ask_command(question: str, as_json: bool, mode: str | None, collection: str 
         question,
         deps,
         collection=collection,
+        conversation_id=conversation,
         retrieval_mode=cast("RetrievalMode | None", mode),
     )
     runtime.run(state)
@@ -163,6 +169,15 @@ def _readable(response: QAResponse) -> str:
         lines += ["", f"Note: {response.message}"]
     if response.search is not None and response.search.note:
         lines += ["", f"Search: {response.search.note}"]
+    if response.search is not None and response.search.original_query is not None:
+        lines += ["", f"Searched as: {response.search.query}  ({response.search.rewriter})"]
+    if response.reused_from is not None:
+        reused = response.reused_from
+        lines += [
+            "",
+            f"Reused: the verified answer to {reused.question!r}, certificate"
+            f" {reused.certificate_id} (its documents are unchanged)",
+        ]
     if response.claims:
         lines += ["", "Claims:"]
         for claim in response.claims:

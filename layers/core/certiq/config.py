@@ -114,6 +114,46 @@ class RetrievalSettings(Group):
     )
 
 
+class ReuseSettings(Group):
+    """Reusing an earlier fully verified answer to a near-identical question of the tenant."""
+
+    enabled: bool = True
+    min_term_overlap: float = Field(
+        default=1.0,
+        ge=0.5,
+        le=1,
+        description="Jaccard of the two questions' identifying terms; 1: the same terms",
+    )
+    min_similarity: float = Field(
+        default=0.9,
+        ge=0,
+        le=1,
+        description="cosine of the two questions' embeddings, checked when there is an embedder",
+    )
+    max_candidates: int = Field(
+        default=50,
+        ge=1,
+        le=500,
+        description="newest verified answers compared in memory (plus every same-terms one)",
+    )
+
+
+class ConversationSettings(Group):
+    """How earlier turns of a conversation inform the search for a follow-up question."""
+
+    rewriter: Literal["auto", "rules", "none"] = Field(
+        default="auto",
+        description="auto: the model of llm.provider when set, else rules; none: search as asked",
+    )
+    max_turns: int = Field(default=3, ge=1, le=20, description="earlier turns read, newest")
+    followup_max_terms: int = Field(
+        default=1, ge=0, description="a question with at most this many content terms is elliptical"
+    )
+    carry_evidence: bool = Field(
+        default=True, description="search a follow-up's previous turn's cited chunks again"
+    )
+
+
 class AnswerSettings(Group):
     max_sentences: int = Field(default=3, ge=1, le=20)
     min_overlap: float = Field(
@@ -232,6 +272,7 @@ class AwsSettings(Group):
     state_machine_arn: str = ""
     kms_key_id: str = ""
     idempotency_table: str = ""
+    answers_table: str = Field(default="", description="verified answers a question may reuse")
 
 
 class Settings(BaseSettings):
@@ -251,6 +292,8 @@ class Settings(BaseSettings):
     chunking: ChunkingSettings = ChunkingSettings()
     retrieval: RetrievalSettings = RetrievalSettings()
     answer: AnswerSettings = AnswerSettings()
+    reuse: ReuseSettings = ReuseSettings()
+    conversation: ConversationSettings = ConversationSettings()
     policy: PolicySettings = PolicySettings()
     llm: LlmSettings = LlmSettings()
     verification: VerificationSettings = VerificationSettings()
@@ -271,6 +314,8 @@ class Settings(BaseSettings):
                 "urls",
                 "retrieval",
                 "answer",
+                "reuse",
+                "conversation",
                 "policy",
                 "llm",
                 "verification",

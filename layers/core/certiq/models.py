@@ -149,6 +149,24 @@ class SearchMetadata(Contract):
     note: str | None = Field(
         default=None, description="why mode_used differs from mode, or what dense search lacked"
     )
+    original_query: str | None = Field(
+        default=None,
+        description=(
+            "the question as asked, when ``query`` was rewritten from it with the conversation's"
+            " earlier turns; None when the question was searched as asked"
+        ),
+    )
+    rewriter: str | None = Field(
+        default=None, description="what rewrote the query: rules, or provider:model"
+    )
+    rewrite_note: str | None = Field(
+        default=None, description="why the model rewriter was not used (rules stood in)"
+    )
+    earlier_evidence: int = Field(
+        default=0,
+        ge=0,
+        description="chunks the previous turn cited, unchanged, searched again beside the hits",
+    )
 
 
 class EvidenceSpan(Contract):
@@ -321,6 +339,24 @@ class ShownAnswer(Contract):
     links: list[LinkCheck] = Field(default_factory=list)
 
 
+class ReusedFrom(Contract):
+    """The earlier, fully verified answer a question reused instead of being answered anew."""
+
+    question_id: str = Field(description="the earlier question whose answer was reused")
+    certificate_id: str = Field(description="the certificate that sealed the earlier answer")
+    question: str = Field(description="the earlier question's searched text (redacted)")
+    similarity: float | None = Field(
+        default=None, description="cosine of the two questions' embeddings; None: lexical only"
+    )
+
+
+class ReuseCheck(Contract):
+    """What the lookup for a reusable verified answer did, hit or miss."""
+
+    candidates: int = Field(ge=0, description="earlier verified answers compared")
+    note: str = Field(description="why the answer was or was not reused")
+
+
 class StepError(Contract):
     """What a Catch hands to the failure state: the shape Step Functions uses."""
 
@@ -354,6 +390,10 @@ class QuestionState(Contract):
     claims: list[Claim] = Field(default_factory=list)
     answer: str = ""
     answerer: str | None = None
+    reused_from: ReusedFrom | None = Field(
+        default=None, description="set when an earlier verified answer is reused: no new draft"
+    )
+    reuse: ReuseCheck | None = None
     certificate_id: str | None = None
     shown: ShownAnswer | None = Field(
         default=None, description="set by Guard answer: translation and link checks"
@@ -395,6 +435,10 @@ class QAResponse(Contract):
     sources: list[SourceSummary]
     search: SearchMetadata | None = Field(
         default=None, description="how the evidence was searched; None when no search ran"
+    )
+    reused_from: ReusedFrom | None = Field(
+        default=None,
+        description="the earlier verified answer shown again, and its certificate; None: new",
     )
     certificate_id: str | None
     timings_ms: dict[str, float]
@@ -442,7 +486,17 @@ class Certificate(Contract):
     created_at: datetime
     shown: ShownAnswer | None = Field(
         default=None,
-        description="the answer as shown (translated, links checked); `answer` was verified",
+        description=(
+            "the answer as shown (translated, links checked); `answer` was verified;"
+            " sealed only when set"
+        ),
+    )
+    reused_from: ReusedFrom | None = Field(
+        default=None,
+        description=(
+            "the earlier certificate whose verified claims and citations are shown again;"
+            " sealed only when set, so certificates from before the field still check"
+        ),
     )
     field_digests: dict[str, str] = Field(
         description="SHA-256 of each sealed field's canonical JSON, so a check can name the field"
@@ -450,6 +504,21 @@ class Certificate(Contract):
     seal: str = Field(description="SHA-256 of the canonical JSON of field_digests")
     signature: str = Field(description="MAC over the seal")
     signing_key_id: str
+
+
+class VerifiedAnswer(Contract):
+    """A fully verified answer that a later, near-identical question of the tenant may reuse."""
+
+    tenant: str
+    question_id: str
+    certificate_id: str
+    question: str = Field(description="the text searched for it (redacted, rewritten if so)")
+    terms_key: str = Field(description="identifies the question's terms (certiq.retrieval.reuse)")
+    collection: str | None = None
+    embedder: str | None = Field(default=None, description="the model of ``embedding``")
+    embedding: list[float] | None = None
+    documents: list[CertifiedDocument] = Field(description="the cited documents' versions")
+    created_at: datetime = Field(description="when the question was received")
 
 
 class CertificateCheck(Contract):

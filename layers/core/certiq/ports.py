@@ -23,6 +23,7 @@ from certiq.models import (
     QuestionStatus,
     SearchHit,
     UploadTarget,
+    VerifiedAnswer,
 )
 
 if TYPE_CHECKING:
@@ -95,6 +96,26 @@ class CertificateStore(Protocol):
         ...
 
     def get(self, certificate_id: str) -> Certificate | None: ...
+
+
+class VerifiedAnswerStore(Protocol):
+    """Fully verified answers a later near-identical question of the tenant may reuse.
+
+    Similarity is judged by the caller, in memory, over the candidates a store returns: every
+    answer with the same terms key, and a bounded number of the newest others.
+    """
+
+    def put(self, answer: VerifiedAnswer) -> None:
+        """Adds or replaces the answer of (tenant, question_id)."""
+        ...
+
+    def candidates(
+        self, tenant: str, collection: str | None, terms_key: str, limit: int
+    ) -> list[VerifiedAnswer]:
+        """The tenant's answers in the collection (None: asked of no collection): up to ``limit``
+        with this terms key, then up to ``limit`` of the newest others; newest first, each once.
+        """
+        ...
 
 
 class SearchIndex(Protocol):
@@ -222,6 +243,25 @@ class ClaimSplitter(Protocol):
         Raises CertiqError when it cannot (bad model output, refusal, upstream failure): the
         caller falls back to the rule-based splitter and records why.
         """
+        ...
+
+
+@dataclass(frozen=True)
+class Turn:
+    """An earlier turn of a conversation: what was searched for it, and what was answered."""
+
+    question: str
+    answer: str
+
+
+class QueryRewriter(Protocol):
+    """Rewrites a follow-up into a standalone search query from the earlier turns."""
+
+    @property
+    def name(self) -> str: ...
+
+    def rewrite(self, question: str, turns: Sequence[Turn]) -> str:
+        """The standalone query; ``turns`` oldest first. Raises on failure (callers fall back)."""
         ...
 
 

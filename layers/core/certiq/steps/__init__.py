@@ -12,6 +12,7 @@ from collections.abc import Callable
 from certiq.models import QuestionState
 from certiq.steps.answer import answer
 from certiq.steps.deps import Deps
+from certiq.steps.find_verified_answer import find_verified_answer
 from certiq.steps.guard_answer import guard_answer
 from certiq.steps.persist import persist
 from certiq.steps.record_failure import record_failure
@@ -45,6 +46,7 @@ STEPS: dict[str, Step] = {
         redact,
         translate,
         retrieve,
+        find_verified_answer,
         answer,
         verify,
         guard_answer,

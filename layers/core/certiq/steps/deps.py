@@ -15,11 +15,13 @@ from certiq.ports import (
     Embedder,
     LanguageDetector,
     NameFinder,
+    QueryRewriter,
     QuestionStore,
     SearchIndex,
     Signer,
     Translator,
     UrlChecker,
+    VerifiedAnswerStore,
     Verifier,
 )
 
@@ -42,3 +44,5 @@ class Deps:
     translator: Translator | None = None  # None: no model, questions are searched as written
     name_finder: NameFinder | None = None  # None: names are not looked for
     url_checker: UrlChecker | None = None  # None: URLs are not checked (settings.urls.enabled)
+    answers: VerifiedAnswerStore | None = None  # None: no verified answer is reused or kept
+    rewriter: QueryRewriter | None = None  # None: follow-ups are rewritten by rules alone

@@ -5,6 +5,7 @@ from __future__ import annotations
 from certiq.errors import AlreadyExists
 from certiq.models import Certificate, CertifiedDocument, QuestionState, QuestionStatus
 from certiq.steps.deps import Deps
+from certiq.steps.find_verified_answer import remember_verified_answer
 from certiq.steps.response import build_response, shown_question
 from certiq.trust.certificate import seal_and_sign
 
@@ -21,6 +22,7 @@ def persist(state: QuestionState, deps: Deps) -> QuestionState:
         stored = deps.certificates.get(certificate_id)
         if stored is None or stored.question_id != state.question_id:
             raise
+    remember_verified_answer(state, certificate, deps)
     state = state.model_copy(
         update={"certificate_id": certificate_id, "status": QuestionStatus.COMPLETE}
     )
@@ -58,6 +60,7 @@ def _unsealed(certificate_id: str, state: QuestionState, deps: Deps) -> Certific
         config_hash=deps.settings.config_hash(),
         created_at=deps.clock.now(),
         shown=state.shown,
+        reused_from=state.reused_from,
         field_digests={},
         seal="",
         signature="",

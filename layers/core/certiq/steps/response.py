@@ -69,6 +69,7 @@ def build_response(
         citations=citations,
         sources=sorted(sources.values(), key=lambda source: source.relevance, reverse=True),
         search=state.search,
+        reused_from=state.reused_from,
         certificate_id=state.certificate_id,
         timings_ms=state.timings_ms,
         validation=state.validation,

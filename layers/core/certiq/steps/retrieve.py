@@ -2,11 +2,22 @@
 
 The mode is the question's own (``retrieval_mode``) or the settings'; what ran, and why when it
 is not what was asked for, is recorded in ``state.search`` and returned with the answer.
+
+In a conversation, a follow-up is searched as a standalone query rewritten from the earlier turns,
+and the previous turn's cited chunks, when unchanged, are candidates again
+(certiq.retrieval.conversation); ``state.search`` records the query and the question as asked.
 """
 
 from __future__ import annotations
 
 from certiq.models import QuestionState, QuestionStatus, SearchMetadata
+from certiq.retrieval.conversation import (
+    Rewrite,
+    earlier_evidence,
+    earlier_turns,
+    merge_hits,
+    rewrite_query,
+)
 from certiq.retrieval.search import engine_name, hybrid_search
 from certiq.steps.deps import Deps
 
@@ -19,40 +30,66 @@ def retrieve(state: QuestionState, deps: Deps) -> QuestionState:
     deps.questions.set_status(state.question_id, QuestionStatus.RETRIEVING)
     settings = deps.settings.retrieval
     mode = state.retrieval_mode or settings.mode
+    rewrite = _rewrite(state, deps)
     result = hybrid_search(
         deps.index,
         deps.embedder,
         state.tenant,
-        state.question,
+        rewrite.query,
         settings.top_k,
         mode,
         settings,
         collection=state.collection,
     )
+    hits, carried = result.hits, 0
+    if rewrite.rewritten and rewrite.turns and deps.settings.conversation.carry_evidence:
+        chunks = earlier_evidence(
+            rewrite.turns[-1], state.tenant, state.collection, deps.index, deps.certificates
+        )
+        hits, carried = merge_hits(hits, chunks)
     spans = select_spans(
-        state.question,
-        result.hits,
+        rewrite.query,
+        hits,
         settings.max_spans,
         embedder=deps.embedder,
         settings=settings,
     )
     search = SearchMetadata(
-        query=state.question,
+        query=rewrite.query,
         mode=mode,
         mode_used=result.mode_used,
-        chunks_searched=len(result.hits),
+        chunks_searched=len(hits),
         candidates=result.candidates,
         threshold=settings.span_threshold,
         engine=engine_name(deps.index),
         embedder=deps.embedder.name if deps.embedder is not None else None,
         collection=state.collection,
         note=result.note,
+        original_query=state.question if rewrite.rewritten else None,
+        rewriter=rewrite.rewriter,
+        rewrite_note=rewrite.note,
+        earlier_evidence=carried,
     )
     return state.model_copy(
         update={
             "status": QuestionStatus.RETRIEVING,
             "evidence": spans,
-            "chunks_searched": len(result.hits),
+            "chunks_searched": len(hits),
             "search": search,
         }
     )
+
+
+def _rewrite(state: QuestionState, deps: Deps) -> Rewrite:
+    """The query to search: the question itself, or a follow-up rewritten from earlier turns."""
+    if state.conversation_id is None:
+        return Rewrite(state.question)
+    settings = deps.settings.conversation
+    turns = earlier_turns(
+        deps.questions,
+        state.tenant,
+        state.conversation_id,
+        state.question_id,
+        settings.max_turns,
+    )
+    return rewrite_query(state.question, turns, deps.rewriter, settings)

@@ -17,6 +17,9 @@ from certiq.models import Certificate, CertificateCheck
 from certiq.ports import Signer
 
 UNSEALED = frozenset({"field_digests", "seal", "signature", "signing_key_id"})
+# Fields added after certificates were first issued: sealed only when set, so a certificate
+# issued before a field existed (no digest for it) still checks.
+SEALED_WHEN_SET = frozenset({"shown", "reused_from"})
 
 
 def canonical_json(value: Any) -> str:
@@ -74,7 +77,11 @@ def sha256_hex(text: str) -> str:
 
 def field_digests(certificate: Certificate) -> dict[str, str]:
     body = certificate.model_dump(mode="json", exclude=set(UNSEALED))
-    return {name: sha256_hex(canonical_json(value)) for name, value in body.items()}
+    return {
+        name: sha256_hex(canonical_json(value))
+        for name, value in body.items()
+        if value is not None or name not in SEALED_WHEN_SET
+    }
 
 
 def seal_and_sign(unsealed: Certificate, signer: Signer) -> Certificate:
@@ -95,8 +102,10 @@ def check(certificate: Certificate, signer: Signer) -> CertificateCheck:
     """Recomputes every digest and the seal, verifies the signature, names what differs first."""
     recomputed = field_digests(certificate)
     stored = certificate.field_digests
+    # Stored names are compared too: removing a field sealed only when set must not go unseen.
+    names = [*recomputed, *(name for name in stored if name not in recomputed)]
     first_difference = next(
-        (name for name in recomputed if recomputed[name] != stored.get(name)), None
+        (name for name in names if recomputed.get(name) != stored.get(name)), None
     )
     if first_difference is None and sha256_hex(canonical_json(stored)) != certificate.seal:
         first_difference = "seal"

@@ -25,14 +25,21 @@ TABLE_KEYS: Final[dict[str, Keys]] = {
     "certificates": [("certificate_id", "HASH")],
     # Powertools idempotency records of the ingest function (certiq.adapters.aws.idempotency).
     "idempotency": [("id", "HASH")],
+    # Verified answers a later question may reuse (certiq.adapters.aws.verified_answers):
+    # scope "<tenant>#<collection>", answer_key "<received_at>#<question_id>" (newest last).
+    "answers": [("scope", "HASH"), ("answer_key", "RANGE")],
 }
 
 # A conversation's questions, oldest first. Sparse: only questions with a conversation_id carry
 # conversation_key ("<tenant>#<conversation_id>"), so other questions cost the index nothing.
 CONVERSATION_INDEX: Final = "by-conversation"
 
+# A scope's verified answers with the same identifying terms ("<scope>#<terms_key>"), newest last.
+ANSWERS_BY_TERMS_INDEX: Final = "by-terms"
+
 TABLE_INDEXES: Final[dict[str, dict[str, Keys]]] = {
     "questions": {CONVERSATION_INDEX: [("conversation_key", "HASH"), ("created_at", "RANGE")]},
+    "answers": {ANSWERS_BY_TERMS_INDEX: [("terms_scope", "HASH"), ("answer_key", "RANGE")]},
 }
 
 

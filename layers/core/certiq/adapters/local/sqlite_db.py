@@ -147,6 +147,27 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
             ON questions (tenant, conversation_id, created_key, question_id);
         """,
     ),
+    (
+        6,
+        """
+        -- Fully verified answers a later near-identical question may reuse. collection is ''
+        -- for questions asked of no collection; vector: float32 little-endian, or NULL.
+        CREATE TABLE verified_answers (
+            tenant      TEXT NOT NULL,
+            question_id TEXT NOT NULL,
+            collection  TEXT NOT NULL,
+            terms_key   TEXT NOT NULL,
+            created_key TEXT NOT NULL,
+            vector      BLOB,
+            body        TEXT NOT NULL,
+            PRIMARY KEY (tenant, question_id)
+        );
+        CREATE INDEX verified_answers_by_age
+            ON verified_answers (tenant, collection, created_key);
+        CREATE INDEX verified_answers_by_terms
+            ON verified_answers (tenant, collection, terms_key, created_key);
+        """,
+    ),
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]
