@@ -143,7 +143,7 @@ def main() -> int:
 
     print(f"Cold start per function: median CPU ms over {args.runs} fresh processes")
     print(
-        f"{'function':<16}{'import':>9}{'(min-max)':>14}{'no pyc':>9}{'+ Deps':>9}"
+        f"{'function':<22}{'import':>9}{'(min-max)':>14}{'no pyc':>9}{'+ Deps':>9}"
         f"  light (< {LIMIT_MS:.0f} ms)"
     )
     over = []
@@ -154,7 +154,7 @@ def main() -> int:
             if warm_ms >= LIMIT_MS:
                 over.append(name)
         print(
-            f"{name:<16}{warm_ms:>9.0f}{f'({low:.0f}-{high:.0f})':>14}{cold_ms:>9.0f}"
+            f"{name:<22}{warm_ms:>9.0f}{f'({low:.0f}-{high:.0f})':>14}{cold_ms:>9.0f}"
             f"{deps_ms:>9.0f}  {verdict}"
         )
     if over:
