@@ -12,6 +12,7 @@ from certiq.adapters.local.blob_folder import FolderBlobStore
 from certiq.adapters.local.clock import SystemClock
 from certiq.adapters.local.fts_index import SqliteSearchIndex
 from certiq.adapters.local.key_file_signer import KeyFileSigner
+from certiq.adapters.local.metrics import RecordingMetrics
 from certiq.adapters.local.sqlite_db import SqliteDatabase
 from certiq.adapters.local.sqlite_stores import (
     SqliteCertificateStore,
@@ -19,10 +20,11 @@ from certiq.adapters.local.sqlite_stores import (
     SqliteQuestionStore,
 )
 from certiq.answering.extractive import ExtractiveAnswerer
+from certiq.answering.fallback import FallbackChain
 from certiq.config import Settings
 from certiq.errors import ConfigurationError
 from certiq.guardrails.language import FunctionWordDetector
-from certiq.ports import Embedder, Orchestrator, SearchIndex
+from certiq.ports import ChatModel, Embedder, Orchestrator, SearchIndex
 from certiq.steps.deps import Deps
 from certiq.trust.verifier import LexicalVerifier
 
@@ -81,11 +83,50 @@ def _local_deps(settings: Settings) -> Deps:
         index=SqliteSearchIndex(db, vector_model=embedder.name if embedder else None),
         signer=KeyFileSigner(settings.home / "signing.key"),
         clock=clock,
-        chat_model=ExtractiveAnswerer(settings.answer),
+        chat_model=build_chat_model(settings),
         verifier=LexicalVerifier(),
         language=FunctionWordDetector(),
+        metrics=RecordingMetrics(),
         embedder=embedder,
     )
+
+
+def build_chat_model(settings: Settings) -> ChatModel:
+    """The answer chain: settings.answer.providers in order, the extractive answerer offline.
+
+    A provider without its API key is a ConfigurationError here, at start-up, not a fallback.
+    """
+    offline = ExtractiveAnswerer(settings.answer)
+    models: list[ChatModel] = []
+    for provider in settings.answer.providers:
+        if provider == "extractive":
+            models.append(offline)
+        elif provider == "anthropic":
+            # Imported here so that the SDKs are needed only when chosen.
+            from certiq.adapters.llm.anthropic_chat import AnthropicChat
+            from certiq.adapters.llm.clients import anthropic_client
+
+            models.append(
+                AnthropicChat(
+                    anthropic_client(settings.llm),
+                    settings.llm.anthropic_model,
+                    max_output_tokens=settings.llm.max_output_tokens,
+                    max_sentences=settings.answer.max_sentences,
+                )
+            )
+        else:
+            from certiq.adapters.llm.clients import openai_client
+            from certiq.adapters.llm.openai_chat import OpenAIChat
+
+            models.append(
+                OpenAIChat(
+                    openai_client(settings.llm),
+                    settings.llm.openai_model,
+                    max_output_tokens=settings.llm.max_output_tokens,
+                    max_sentences=settings.answer.max_sentences,
+                )
+            )
+    return FallbackChain(models, offline=offline, token_budget=settings.answer.token_budget)
 
 
 def build_embedder(settings: Settings, db: SqliteDatabase | None = None) -> Embedder | None:
@@ -123,6 +164,7 @@ def _aws_deps(settings: Settings) -> Deps:
         DynamoQuestionStore,
     )
     from certiq.adapters.aws.kms_signer import KmsSigner
+    from certiq.adapters.aws.metrics import PowertoolsMetrics
     from certiq.adapters.aws.s3_blobs import S3BlobStore
 
     aws = settings.aws
@@ -152,9 +194,10 @@ def _aws_deps(settings: Settings) -> Deps:
         index=_search_index(settings, embedder.dimension if embedder else None),
         signer=KmsSigner(boto3.client("kms", region_name=aws.region), aws.kms_key_id),
         clock=clock,
-        chat_model=ExtractiveAnswerer(settings.answer),
+        chat_model=build_chat_model(settings),
         verifier=LexicalVerifier(),
         language=FunctionWordDetector(),
+        metrics=PowertoolsMetrics(),
         embedder=embedder,
     )
 

@@ -13,6 +13,7 @@ from certiq.ports import (
     DocumentStore,
     Embedder,
     LanguageDetector,
+    MetricsSink,
     QuestionStore,
     SearchIndex,
     Signer,
@@ -33,4 +34,5 @@ class Deps:
     chat_model: ChatModel
     verifier: Verifier
     language: LanguageDetector
+    metrics: MetricsSink
     embedder: Embedder | None = None  # None: lexical-only, no vectors are computed or searched

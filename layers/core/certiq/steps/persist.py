@@ -55,6 +55,7 @@ def _unsealed(certificate_id: str, state: QuestionState, deps: Deps) -> Certific
         policy=deps.settings.policy.model_dump(mode="json"),
         config_hash=deps.settings.config_hash(),
         created_at=deps.clock.now(),
+        usage=state.usage,
         field_digests={},
         seal="",
         signature="",

@@ -68,6 +68,9 @@ def build_response(
         citations=citations,
         sources=sorted(sources.values(), key=lambda source: source.relevance, reverse=True),
         search=state.search,
+        answerer=state.answerer,
+        provider_failures=state.provider_failures,
+        usage=state.usage,
         certificate_id=state.certificate_id,
         timings_ms=state.timings_ms,
     )
