@@ -19,6 +19,7 @@ from certiq.models import (
     Decision,
     DocumentRecord,
     DocumentStatus,
+    EvidenceSpan,
     QAResponse,
     QuestionRecord,
     QuestionState,
@@ -281,3 +282,29 @@ def make_certificate(
         signature="c2lnbmF0dXJl",
         signing_key_id="local:0123456789abcdef",
     )
+
+
+def make_evidence(*chunks: Chunk, file_name: str = "policy.pdf") -> list[EvidenceSpan]:
+    """Every sentence of the chunks as an evidence span (span id chunk_id:index), best first."""
+    spans: list[EvidenceSpan] = []
+    for chunk in chunks:
+        for index, sentence in enumerate(chunk.sentences):
+            spans.append(
+                EvidenceSpan(
+                    span_id=f"{chunk.chunk_id}:{index}",
+                    chunk_id=chunk.chunk_id,
+                    doc_id=chunk.doc_id,
+                    file_name=file_name,
+                    version=chunk.source.version,
+                    sha256=chunk.source.sha256,
+                    text=sentence.text,
+                    start=sentence.start,
+                    end=sentence.end,
+                    page=sentence.page,
+                    boxes=sentence.boxes,
+                    score=1.0 - len(spans) / 100,
+                    chunk_score=1.0,
+                    chunk_ordinal=chunk.ordinal,
+                )
+            )
+    return spans
