@@ -10,8 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from certiq.bootstrap import build_deps
+from certiq.cli import main
 from certiq.config import AnswerProvider, AnswerSettings, Settings
 from certiq.ingestion.service import Upload, ingest
 from certiq.models import QuestionStatus, RenderState
@@ -229,3 +231,33 @@ def test_a_follow_up_sends_the_earlier_turn_as_prior_messages(
     assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
     assert messages[1]["content"] == QUESTION
     assert messages[2]["content"] == "Backups are kept for 35 days."
+
+
+def test_certiq_ask_says_which_provider_answered_and_what_it_cost(
+    tmp_path: Path, provider_server: ProviderServer, make_pdf: MakePdf
+) -> None:
+    # GIVEN the CLI configured with Claude (failing every call), then OpenAI, by environment
+    provider_server.responder = lambda request: (
+        anthropic_error(529, "overloaded_error", "Overloaded")
+        if request.path.endswith("/messages")
+        else gpt(request)
+    )
+    pdf = tmp_path / "retention.pdf"
+    pdf.write_bytes(make_pdf([["Retention policy.", FACT, OTHER]]))
+    env = {
+        "CERTIQ_HOME": str(tmp_path / "home"),
+        "CERTIQ_ANSWER__PROVIDERS": '["anthropic", "openai"]',
+        "CERTIQ_LLM__ANTHROPIC_BASE_URL": provider_server.anthropic_url,
+        "CERTIQ_LLM__OPENAI_BASE_URL": provider_server.openai_url,
+        "CERTIQ_LLM__MAX_RETRIES": "0",
+    }
+    assert CliRunner().invoke(main, ["ingest", str(pdf)], env=env).exit_code == 0
+
+    # WHEN a question is asked
+    result = CliRunner().invoke(main, ["ask", QUESTION], env=env)
+
+    # THEN the output names the fallback, the failure, and the tokens spent
+    assert result.exit_code == 0, result.output
+    assert "Answered by: openai (fallback)" in result.output
+    assert "anthropic did not answer: TransientError: anthropic draft: HTTP 529" in result.output
+    assert "Model usage: 610 input tokens (0 from cache), 28 output" in result.output

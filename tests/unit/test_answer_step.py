@@ -26,8 +26,8 @@ from certiq.ports import ChatDraft, ChatModel
 from certiq.questions import receive
 from certiq.steps import STEPS
 from certiq.steps.deps import Deps
-from certiq.trust.certificate import check
-from tests.fakes import FixedClock, make_chunk
+from certiq.trust.certificate import check, seal_and_sign
+from tests.fakes import FixedClock, make_certificate, make_chunk
 
 pytestmark = pytest.mark.unit
 
@@ -191,3 +191,13 @@ def test_the_certificate_seals_the_usage_and_the_response_shows_it(deps: Deps) -
     assert record.response.answerer == "openai"
     assert [f.error for f in record.response.provider_failures] == ["TransientError"]
     assert record.response.usage == state.usage
+
+
+def test_a_certificate_without_usage_seals_as_before_the_field_existed(deps: Deps) -> None:
+    # GIVEN a certificate with no drafting usage (no Draft answer ran)
+    sealed = seal_and_sign(make_certificate(), deps.signer)
+
+    # THEN nothing about usage is sealed or stored, and the certificate checks valid
+    assert "usage" not in sealed.field_digests
+    assert "usage" not in sealed.model_dump(mode="json")
+    assert check(sealed, deps.signer).valid

@@ -438,7 +438,11 @@ class Certificate(Contract):
     config_hash: str
     created_at: datetime
     usage: AnswerUsage | None = Field(
-        default=None, description="who drafted the answer, with tokens and latency per call"
+        default=None,
+        # Left out of dumps, and so of the seal, when absent: certificates sealed before this
+        # field existed keep their digests.
+        exclude_if=lambda usage: usage is None,
+        description="who drafted the answer, with tokens and latency per call",
     )
     field_digests: dict[str, str] = Field(
         description="SHA-256 of each sealed field's canonical JSON, so a check can name the field"
