@@ -20,13 +20,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "layers" / "core")]
 
-from certiq.adapters.llm.anthropic_chat import AnthropicChat  # noqa: E402
-from certiq.adapters.llm.clients import anthropic_client, openai_client  # noqa: E402
-from certiq.adapters.llm.openai_chat import OpenAIChat  # noqa: E402
-from certiq.answering.extractive import ExtractiveAnswerer  # noqa: E402
-from certiq.answering.parsing import EvidenceIds, parse_marked_text  # noqa: E402
-from certiq.config import AnswerSettings  # noqa: E402
-from certiq.ports import ChatModel  # noqa: E402
 from tests.fakes import make_chunk, make_evidence  # noqa: E402
 from tests.provider_fakes import (  # noqa: E402
     anthropic_citing,
@@ -35,6 +28,14 @@ from tests.provider_fakes import (  # noqa: E402
     openai_citing,
     serve,
 )
+
+from certiq.adapters.llm.anthropic_chat import AnthropicChat  # noqa: E402
+from certiq.adapters.llm.clients import anthropic_client, openai_client  # noqa: E402
+from certiq.adapters.llm.openai_chat import OpenAIChat  # noqa: E402
+from certiq.answering.extractive import ExtractiveAnswerer  # noqa: E402
+from certiq.answering.parsing import EvidenceIds, parse_marked_text  # noqa: E402
+from certiq.config import AnswerSettings  # noqa: E402
+from certiq.ports import ChatModel  # noqa: E402
 
 QUESTION = "How long are backups of customer data kept?"
 SENTENCES = [
@@ -85,9 +86,7 @@ def main() -> int:
         AnthropicChat(
             anthropic_client(settings), "claude-sonnet-5", max_output_tokens=512, max_sentences=3
         ),
-        OpenAIChat(
-            openai_client(settings), "gpt-4.1-mini", max_output_tokens=512, max_sentences=3
-        ),
+        OpenAIChat(openai_client(settings), "gpt-4.1-mini", max_output_tokens=512, max_sentences=3),
         ExtractiveAnswerer(AnswerSettings()),
     ]
     print(f"draft() from {len(EVIDENCE)} evidence sentences, {args.rounds} rounds each")
