@@ -201,3 +201,17 @@ def test_a_certificate_without_usage_seals_as_before_the_field_existed(deps: Dep
     assert "usage" not in sealed.field_digests
     assert "usage" not in sealed.model_dump(mode="json")
     assert check(sealed, deps.signer).valid
+
+
+def test_without_evidence_no_answerer_is_asked_and_nothing_is_spent(tmp_path: Path) -> None:
+    # GIVEN an empty index and a paid provider in the chain
+    model = PaidModel()
+    deps = with_chain(build_deps(Settings(home=tmp_path)), model)
+
+    # WHEN a question finds no evidence and is drafted
+    state = STEPS["answer"](STEPS["retrieve"](receive(QUESTION, deps), deps), deps)
+
+    # THEN the provider was never called and no usage or metric is recorded
+    assert model.histories == []
+    assert state.answer == "" and state.answerer is None and state.usage is None
+    assert isinstance(deps.metrics, RecordingMetrics) and deps.metrics.all() == []

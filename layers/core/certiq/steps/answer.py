@@ -18,13 +18,23 @@ from certiq.steps.deps import Deps
 
 def answer(state: QuestionState, deps: Deps) -> QuestionState:
     deps.questions.set_status(state.question_id, QuestionStatus.GENERATING_ANSWER)
-    settings = deps.settings.answer
-    if state.evidence:
-        draft = deps.chat_model.draft(state.question, state.evidence, conversation(state, deps))
-    else:
-        draft = ChatDraft(sentences=[])  # nothing to cite: no model is asked
+    if not state.evidence:
+        # Nothing to cite: no answerer is asked, nothing is spent.
+        return state.model_copy(
+            update={
+                "status": QuestionStatus.GENERATING_ANSWER,
+                "draft": [],
+                "citations": [],
+                "claims": [],
+                "answer": "",
+                "answerer": None,
+                "usage": None,
+                "provider_failures": [],
+            }
+        )
+    draft = deps.chat_model.draft(state.question, state.evidence, conversation(state, deps))
     answerer = draft.answerer or deps.chat_model.name
-    usage = usage_of(draft, answerer, settings.token_budget)
+    usage = usage_of(draft, answerer, deps.settings.answer.token_budget)
     record_metrics(deps.metrics, draft, usage)
     cited = assemble(draft.sentences, state.evidence)
     return state.model_copy(

@@ -37,7 +37,7 @@ from certiq.answering.prompts import (
     question_message,
     system_prompt,
 )
-from certiq.models import ConversationTurn, DraftSentence, EvidenceSpan, ModelCall
+from certiq.models import ConversationTurn, DraftQuote, DraftSentence, EvidenceSpan, ModelCall
 from certiq.ports import ChatDraft
 
 if TYPE_CHECKING:
@@ -160,7 +160,7 @@ def read_content(content: Sequence[Any], ids: EvidenceIds) -> list[DraftSentence
     return sentences_with_anchors(text, anchors, ids)
 
 
-def _quote(citation: Any, ids: EvidenceIds) -> Any:
+def _quote(citation: Any, ids: EvidenceIds) -> DraftQuote | None:
     """The cited text anchored in the span the citation names, or None (dropped)."""
     cited_text = getattr(citation, "cited_text", None)
     if not isinstance(cited_text, str):
