@@ -65,6 +65,7 @@ bench: $(STAMP)
 	OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/bench_retrieval.py
 	$(BIN)/python scripts/bench_verify.py
 	$(BIN)/python scripts/bench_guardrails.py
+	$(BIN)/python scripts/bench_answering.py
 	$(BIN)/python scripts/bench_coldstart.py
 
 clean:

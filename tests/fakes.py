@@ -20,6 +20,7 @@ from certiq.models import (
     Decision,
     DocumentRecord,
     DocumentStatus,
+    EvidenceSpan,
     QAResponse,
     QuestionRecord,
     QuestionState,
@@ -342,3 +343,29 @@ class FakeUrlChecker:
             final_url=url,
             reason="HEAD answered HTTP 200" if alive else "GET answered HTTP 404",
         )
+
+
+def make_evidence(*chunks: Chunk, file_name: str = "policy.pdf") -> list[EvidenceSpan]:
+    """Every sentence of the chunks as an evidence span (span id chunk_id:index), best first."""
+    spans: list[EvidenceSpan] = []
+    for chunk in chunks:
+        for index, sentence in enumerate(chunk.sentences):
+            spans.append(
+                EvidenceSpan(
+                    span_id=f"{chunk.chunk_id}:{index}",
+                    chunk_id=chunk.chunk_id,
+                    doc_id=chunk.doc_id,
+                    file_name=file_name,
+                    version=chunk.source.version,
+                    sha256=chunk.source.sha256,
+                    text=sentence.text,
+                    start=sentence.start,
+                    end=sentence.end,
+                    page=sentence.page,
+                    boxes=sentence.boxes,
+                    score=1.0 - len(spans) / 100,
+                    chunk_score=1.0,
+                    chunk_ordinal=chunk.ordinal,
+                )
+            )
+    return spans

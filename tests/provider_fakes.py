@@ -16,11 +16,14 @@ errors {"error": {"message", "type", "param", "code"}}).
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from certiq.config import LlmSettings
 
 
 @dataclass
@@ -118,6 +121,18 @@ def serve() -> Iterator[ProviderServer]:
         httpd.server_close()
 
 
+def llm_settings(server: ProviderServer, **overrides: object) -> LlmSettings:
+    """LlmSettings pointing both SDKs at the fake: short timeout, no SDK retries unless asked."""
+    fields: dict[str, object] = {
+        "anthropic_base_url": server.anthropic_url,
+        "openai_base_url": server.openai_url,
+        "timeout_seconds": 2.0,
+        "max_retries": 0,
+    }
+    fields.update(overrides)
+    return LlmSettings.model_validate(fields)
+
+
 # --- Anthropic Messages API shapes -----------------------------------------------------------
 
 
@@ -156,6 +171,52 @@ def anthropic_text(text: str, citations: list[dict[str, Any]] | None = None) -> 
     if citations is not None:
         block["citations"] = citations
     return block
+
+
+def anthropic_search_citation(
+    cited_text: str,
+    *,
+    source: str,
+    search_result_index: int,
+    title: str | None = None,
+    start_block_index: int = 0,
+    end_block_index: int = 1,
+) -> dict[str, Any]:
+    """A citation of search_result content blocks: cited_text is content[start:end] joined."""
+    return {
+        "type": "search_result_location",
+        "cited_text": cited_text,
+        "source": source,
+        "title": title,
+        "search_result_index": search_result_index,
+        "start_block_index": start_block_index,
+        "end_block_index": end_block_index,
+    }
+
+
+def anthropic_char_citation(
+    cited_text: str, *, document_index: int, start: int, end: int, title: str | None = None
+) -> dict[str, Any]:
+    """A citation of a plain-text document block."""
+    return {
+        "type": "char_location",
+        "cited_text": cited_text,
+        "document_index": document_index,
+        "document_title": title,
+        "start_char_index": start,
+        "end_char_index": end,
+    }
+
+
+def anthropic_search_results(request: Recorded) -> list[dict[str, Any]]:
+    """The search_result blocks a Messages request sent, in order (their search_result_index)."""
+    return [
+        block
+        for message in request.body.get("messages", [])
+        if isinstance(message.get("content"), list)
+        for block in message["content"]
+        if block.get("type") == "search_result"
+    ]
 
 
 def anthropic_tool_use(name: str, tool_input: dict[str, Any]) -> dict[str, Any]:
@@ -224,3 +285,48 @@ def openai_error(status: int, kind: str, message: str, **headers: str) -> Reply:
     """kind: invalid_request_error, rate_limit_exceeded / requests, server_error, ..."""
     body = {"error": {"message": message, "type": kind, "param": None, "code": None}}
     return Reply(status, body, {name.replace("_", "-"): value for name, value in headers.items()})
+
+
+# --- responders that answer from the request, as the services would --------------------------
+
+_LABELLED_LINE = re.compile(r"^\[(S\d+)\] \([^)]*\) (.*)$", re.MULTILINE)
+
+
+def anthropic_citing(words: str, **usage: int) -> Responder:
+    """Claude answering with the text of each search result that holds ``words``, citing it."""
+
+    def reply(request: Recorded) -> Reply:
+        blocks = []
+        for index, result in enumerate(anthropic_search_results(request)):
+            text = result["content"][0]["text"]
+            if words in text:
+                citation = anthropic_search_citation(
+                    text, source=result["source"], search_result_index=index
+                )
+                blocks.append(anthropic_text(text.rstrip("."), [citation]))
+        blocks.append(anthropic_text("."))
+        return Reply(200, anthropic_message(blocks, usage=anthropic_usage(**usage)))
+
+    return reply
+
+
+def openai_citing(words: str, sentence: str, **usage: int) -> Responder:
+    """OpenAI's structured reply: ``sentence`` citing each labelled passage holding ``words``.
+
+    Passages are read from the last user message, one a line: "[S1] (file, page 1) text".
+    """
+
+    def reply(request: Recorded) -> Reply:
+        evidence = request.body["messages"][-1]["content"]
+        labels = [label for label, text in _LABELLED_LINE.findall(evidence) if words in text]
+        content = json.dumps({"sentences": [{"text": sentence, "citation_ids": labels}]})
+        return Reply(200, openai_completion(content, usage=openai_usage(**usage)))
+
+    return reply
+
+
+def by_provider(anthropic: Responder, openai: Responder) -> Responder:
+    """One responder for both APIs, chosen by the request's path."""
+    return lambda request: (
+        anthropic(request) if request.path.endswith("/messages") else openai(request)
+    )

@@ -18,7 +18,8 @@ from certiq.adapters.local.sqlite_db import DB_FILE_NAME
 from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.bootstrap import build_deps, build_orchestrator
 from certiq.config import Settings
-from certiq.models import DraftSentence, EvidenceSpan, QuestionStatus
+from certiq.models import ConversationTurn, EvidenceSpan, QuestionStatus
+from certiq.ports import ChatDraft
 from certiq.questions import receive
 from certiq.runtime.local import LocalRuntime
 from certiq.steps.deps import Deps
@@ -61,9 +62,15 @@ class RecordingChatModel:
         self.inner = inner
         self.prompts: list[str] = []
 
-    def draft(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
-        self.prompts.append("\n".join([question, *(span.text for span in evidence)]))
-        return self.inner.draft(question, evidence)
+    def draft(
+        self,
+        question: str,
+        evidence: Sequence[EvidenceSpan],
+        history: Sequence[ConversationTurn] = (),
+    ) -> ChatDraft:
+        turns = [f"{turn.question}\n{turn.answer}" for turn in history]
+        self.prompts.append("\n".join([*turns, question, *(span.text for span in evidence)]))
+        return self.inner.draft(question, evidence, history)
 
 
 def forms(value: str) -> list[str]:

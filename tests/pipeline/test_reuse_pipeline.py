@@ -17,8 +17,15 @@ from certiq.adapters.local.sqlite_db import SqliteDatabase
 from certiq.bootstrap import build_deps
 from certiq.config import EmbeddingSettings, PolicySettings, ReuseSettings, Settings
 from certiq.ingestion.service import Upload, ingest, remove
-from certiq.models import DraftSentence, EvidenceSpan, QAResponse, QuestionState, RenderState
-from certiq.ports import Support, Verifier
+from certiq.models import (
+    ConversationTurn,
+    DraftSentence,
+    EvidenceSpan,
+    QAResponse,
+    QuestionState,
+    RenderState,
+)
+from certiq.ports import ChatDraft, Support, Verifier
 from certiq.questions import receive
 from certiq.runtime.local import LocalRun, LocalRuntime
 from certiq.steps.deps import Deps
@@ -238,13 +245,19 @@ class ContradictingModel:
 
     name = "contradicting-fake"
 
-    def draft(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
+    def draft(
+        self,
+        question: str,
+        evidence: Sequence[EvidenceSpan],
+        history: Sequence[ConversationTurn] = (),
+    ) -> ChatDraft:
         best = evidence[0]
         denial = "Backups of customer data are not kept for 35 days."
-        return [
+        sentences = [
             DraftSentence(text=best.text, citation_ids=[best.span_id]),
             DraftSentence(text=denial, citation_ids=[best.span_id]),
         ]
+        return ChatDraft(sentences=sentences)
 
 
 def test_an_answer_with_a_claim_not_verified_is_never_reused(tmp_path: Path) -> None:

@@ -11,7 +11,14 @@ import pytest
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
 from certiq.ingestion.service import Upload, ingest
-from certiq.models import DraftSentence, EvidenceSpan, QuestionStatus, RenderState
+from certiq.models import (
+    ConversationTurn,
+    DraftSentence,
+    EvidenceSpan,
+    QuestionStatus,
+    RenderState,
+)
+from certiq.ports import ChatDraft
 from certiq.questions import receive
 from certiq.runtime.local import LocalRuntime
 from certiq.trust.certificate import check
@@ -28,12 +35,19 @@ class DenyingModel:
 
     name = "denying-fake"
 
-    def draft(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
+    def draft(
+        self,
+        question: str,
+        evidence: Sequence[EvidenceSpan],
+        history: Sequence[ConversationTurn] = (),
+    ) -> ChatDraft:
         best = evidence[0]
-        return [
-            DraftSentence(text=best.text, citation_ids=[best.span_id]),
-            DraftSentence(text=DENIAL, citation_ids=[best.span_id]),
-        ]
+        return ChatDraft(
+            sentences=[
+                DraftSentence(text=best.text, citation_ids=[best.span_id]),
+                DraftSentence(text=DENIAL, citation_ids=[best.span_id]),
+            ]
+        )
 
 
 def test_a_contradicted_claim_is_blocked_and_absent_from_the_answer(

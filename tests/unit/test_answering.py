@@ -42,7 +42,7 @@ def test_spans_leave_out_sentences_sharing_no_term_with_the_question() -> None:
 
 def test_extractive_answerer_cites_each_sentence_and_skips_weak_ones() -> None:
     spans = select_spans(QUESTION, hits(), max_spans=10)
-    draft = ExtractiveAnswerer(AnswerSettings(max_sentences=3, min_overlap=0.5)).draft(
+    draft = ExtractiveAnswerer(AnswerSettings(max_sentences=3, min_overlap=0.5)).select(
         QUESTION, spans
     )
     assert [sentence.text for sentence in draft] == [
@@ -54,7 +54,7 @@ def test_extractive_answerer_cites_each_sentence_and_skips_weak_ones() -> None:
 def test_extractive_answerer_merges_near_duplicates() -> None:
     twin = make_chunk("Backups of customer data are kept for 35 days", doc_id="copy")
     spans = select_spans(QUESTION, [*hits(), SearchHit(chunk=twin, score=2.0)], max_spans=10)
-    draft = ExtractiveAnswerer(AnswerSettings(max_sentences=3, min_overlap=0.2)).draft(
+    draft = ExtractiveAnswerer(AnswerSettings(max_sentences=3, min_overlap=0.2)).select(
         QUESTION, spans
     )
     texts = [sentence.text for sentence in draft]

@@ -9,10 +9,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypedDict
 
 from certiq.adapters.local.clock import SystemClock
+from certiq.adapters.local.metrics import RecordingMetrics
 from certiq.answering.extractive import ExtractiveAnswerer
+from certiq.answering.fallback import FallbackChain
 from certiq.config import Settings
 from certiq.errors import ConfigurationError
 from certiq.ports import (
+    ChatModel,
     ClaimSplitter,
     Embedder,
     LanguageDetector,
@@ -110,9 +113,10 @@ def _local_deps(settings: Settings) -> Deps:
         index=SqliteSearchIndex(db, vector_model=embedder.name if embedder else None),
         signer=KeyFileSigner(settings.home / "signing.key"),
         clock=clock,
-        chat_model=ExtractiveAnswerer(settings.answer),
+        chat_model=build_chat_model(settings),
         verifier=build_verifier(settings),
         claim_splitter=build_claim_splitter(settings),
+        metrics=RecordingMetrics(),
         embedder=embedder,
         answers=SqliteVerifiedAnswerStore(db) if settings.reuse.enabled else None,
         rewriter=build_rewriter(settings),
@@ -218,6 +222,44 @@ def build_rewriter(settings: Settings) -> QueryRewriter | None:
     return LlmQueryRewriter(settings.llm, provider)
 
 
+def build_chat_model(settings: Settings) -> ChatModel:
+    """The answer chain: settings.answer.providers in order, the extractive answerer offline.
+
+    A provider without its API key is a ConfigurationError here, at start-up, not a fallback.
+    """
+    offline = ExtractiveAnswerer(settings.answer)
+    models: list[ChatModel] = []
+    for provider in settings.answer.providers:
+        if provider == "extractive":
+            models.append(offline)
+        elif provider == "anthropic":
+            # Imported here so that the SDKs are needed only when chosen.
+            from certiq.adapters.llm.anthropic_chat import AnthropicChat
+            from certiq.adapters.llm.clients import anthropic_client
+
+            models.append(
+                AnthropicChat(
+                    anthropic_client(settings.llm),
+                    settings.llm.anthropic_model,
+                    max_output_tokens=settings.llm.max_output_tokens,
+                    max_sentences=settings.answer.max_sentences,
+                )
+            )
+        else:
+            from certiq.adapters.llm.clients import openai_client
+            from certiq.adapters.llm.openai_chat import OpenAIChat
+
+            models.append(
+                OpenAIChat(
+                    openai_client(settings.llm),
+                    settings.llm.openai_model,
+                    max_output_tokens=settings.llm.max_output_tokens,
+                    max_sentences=settings.answer.max_sentences,
+                )
+            )
+    return FallbackChain(models, offline=offline, token_budget=settings.answer.token_budget)
+
+
 def build_embedder(settings: Settings, db: SqliteDatabase | None = None) -> Embedder | None:
     """The configured Embedder (cached in SQLite when there is a db), or None: lexical-only."""
     embedding = settings.embedding
@@ -253,6 +295,7 @@ def _aws_deps(settings: Settings) -> Deps:
         DynamoQuestionStore,
     )
     from certiq.adapters.aws.kms_signer import KmsSigner
+    from certiq.adapters.aws.metrics import PowertoolsMetrics
     from certiq.adapters.aws.s3_blobs import S3BlobStore
     from certiq.adapters.aws.verified_answers import DynamoVerifiedAnswerStore
 
@@ -283,9 +326,10 @@ def _aws_deps(settings: Settings) -> Deps:
         index=_search_index(settings, embedder.dimension if embedder else None),
         signer=KmsSigner(boto3.client("kms", region_name=aws.region), aws.kms_key_id),
         clock=clock,
-        chat_model=ExtractiveAnswerer(settings.answer),
+        chat_model=build_chat_model(settings),
         verifier=build_verifier(settings),
         claim_splitter=build_claim_splitter(settings),
+        metrics=PowertoolsMetrics(),
         embedder=embedder,
         # Without the table (CERTIQ_AWS__ANSWERS_TABLE) nothing is reused, and each question's
         # reuse note says so.

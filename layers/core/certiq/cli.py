@@ -199,12 +199,33 @@ def _readable(response: QAResponse) -> str:
             )
             lines.append(f"  [{citation.id}] {citation.file_name}, page {citation.page}, {where}")
             lines.append(f'       "{citation.quote}"')
+    lines += _answered_by(response)
     if response.certificate_id:
         lines += [
             "",
             f"Certificate: {response.certificate_id}  (certiq verify {response.certificate_id})",
         ]
     return "\n".join(lines)
+
+
+def _answered_by(response: QAResponse) -> list[str]:
+    """Who drafted the answer, which providers failed first, and what the model calls cost."""
+    lines: list[str] = []
+    if response.provider_failures:
+        lines += ["", f"Answered by: {response.answerer} (fallback)"]
+        lines += [
+            f"  {failure.provider} did not answer: {failure.error}: {failure.message}"
+            for failure in response.provider_failures
+        ]
+    usage = response.usage
+    if usage is not None and usage.calls:
+        lines += [
+            "",
+            f"Model usage: {usage.input_tokens} input tokens ({usage.cache_read_input_tokens}"
+            f" from cache), {usage.output_tokens} output, {usage.latency_ms:.0f} ms in"
+            f" {len(usage.calls)} call(s)",
+        ]
+    return lines
 
 
 @main.command("documents")

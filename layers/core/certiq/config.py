@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -154,11 +154,45 @@ class ConversationSettings(Group):
     )
 
 
+AnswerProvider = Literal["anthropic", "openai", "extractive"]
+
+
+def _offline_only() -> list[AnswerProvider]:
+    return ["extractive"]
+
+
 class AnswerSettings(Group):
+    """Who drafts answers, in order of preference, and what one question may spend.
+
+    CERTIQ_ANSWER__PROVIDERS='["anthropic", "openai", "extractive"]': when a provider fails
+    (after the SDK's own retries) or answers unusably, the next one answers. Once a question's
+    model calls have used token_budget tokens (input + output), no provider is called again and
+    the offline extractive answerer answers.
+    """
+
+    providers: list[AnswerProvider] = Field(
+        default_factory=_offline_only, min_length=1, description="the fallback chain"
+    )
+    token_budget: int = Field(
+        default=50_000, ge=1, description="input + output tokens one question may spend"
+    )
+    history_turns: int = Field(
+        default=3, ge=0, le=20, description="earlier turns of a conversation a provider sees"
+    )
+    history_max_chars: int = Field(
+        default=2000, ge=100, description="each earlier question and answer is cut to this"
+    )
     max_sentences: int = Field(default=3, ge=1, le=20)
     min_overlap: float = Field(
         default=0.2, ge=0, le=1, description="share of question terms a cited sentence must hold"
     )
+
+    @field_validator("providers")
+    @classmethod
+    def _each_provider_once(cls, providers: list[AnswerProvider]) -> list[AnswerProvider]:
+        if len(set(providers)) != len(providers):
+            raise ValueError(f"each provider may appear once in the chain: {providers}")
+        return providers
 
 
 class PolicySettings(Group):

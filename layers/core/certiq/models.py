@@ -265,9 +265,66 @@ class Claim(Contract):
     decision: Decision | None = None
 
 
+class DraftQuote(Contract):
+    """The exact text of one evidence span that a draft sentence rests on."""
+
+    span_id: str
+    text: str = Field(description="found verbatim in the span's text (repaired or dropped if not)")
+
+
 class DraftSentence(Contract):
     text: str
     citation_ids: list[str]
+    quotes: list[DraftQuote] = Field(
+        default_factory=list, description="for each cited span, the exact text it quotes"
+    )
+
+
+class ConversationTurn(Contract):
+    """An earlier question of the same conversation and its rendered answer, both redacted."""
+
+    question: str
+    answer: str
+
+
+class ModelCall(Contract):
+    """One call to a model provider that answered (failed calls are ProviderFailures)."""
+
+    provider: str
+    model: str = Field(description="the model that served the call, as the provider names it")
+    input_tokens: int = Field(
+        ge=0, description="every prompt token, including those read from or written to a cache"
+    )
+    output_tokens: int = Field(ge=0)
+    cache_read_input_tokens: int = Field(default=0, ge=0, description="prompt tokens from cache")
+    cache_creation_input_tokens: int = Field(
+        default=0, ge=0, description="prompt tokens written to the cache (Anthropic)"
+    )
+    latency_ms: float = Field(ge=0, description="the whole call, the SDK's own retries included")
+
+
+class ProviderFailure(Contract):
+    """A provider of the answer chain that did not answer, and why: the next one answered."""
+
+    provider: str
+    error: str = Field(
+        description="TransientError, ProviderError, UnusableOutput or TokenBudgetExhausted"
+    )
+    message: str
+    latency_ms: float = Field(default=0, ge=0, description="time spent before giving up")
+
+
+class AnswerUsage(Contract):
+    """What drafting one answer cost: every model call, and their sums."""
+
+    answerer: str = Field(description="who wrote the draft: a provider, or extractive")
+    calls: list[ModelCall] = Field(default_factory=list)
+    input_tokens: int = Field(default=0, ge=0)
+    output_tokens: int = Field(default=0, ge=0)
+    cache_read_input_tokens: int = Field(default=0, ge=0)
+    cache_creation_input_tokens: int = Field(default=0, ge=0)
+    latency_ms: float = Field(default=0, ge=0, description="time in model calls, failures included")
+    token_budget: int = Field(ge=0, description="input + output tokens allowed per question")
 
 
 class Validation(Contract):
@@ -394,6 +451,10 @@ class QuestionState(Contract):
         default=None, description="set when an earlier verified answer is reused: no new draft"
     )
     reuse: ReuseCheck | None = None
+    usage: AnswerUsage | None = Field(default=None, description="tokens and latency of drafting")
+    provider_failures: list[ProviderFailure] = Field(
+        default_factory=list, description="each provider that failed before one answered"
+    )
     certificate_id: str | None = None
     shown: ShownAnswer | None = Field(
         default=None, description="set by Guard answer: translation and link checks"
@@ -440,6 +501,14 @@ class QAResponse(Contract):
         default=None,
         description="the earlier verified answer shown again, and its certificate; None: new",
     )
+    answerer: str | None = Field(
+        default=None, description="who drafted the answer: a model provider, or extractive"
+    )
+    provider_failures: list[ProviderFailure] = Field(
+        default_factory=list,
+        description="providers that failed before the answerer answered (a fallback answered)",
+    )
+    usage: AnswerUsage | None = Field(default=None, description="tokens and latency of drafting")
     certificate_id: str | None
     timings_ms: dict[str, float]
     validation: Validation | None = None
@@ -497,6 +566,10 @@ class Certificate(Contract):
             "the earlier certificate whose verified claims and citations are shown again;"
             " sealed only when set, so certificates from before the field still check"
         ),
+    )
+    usage: AnswerUsage | None = Field(
+        default=None,
+        description="who drafted the answer, with tokens and latency per call; sealed when set",
     )
     field_digests: dict[str, str] = Field(
         description="SHA-256 of each sealed field's canonical JSON, so a check can name the field"

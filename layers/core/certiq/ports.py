@@ -6,17 +6,20 @@ certiq.bootstrap is the only place that chooses which.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from certiq.models import (
     Certificate,
     Chunk,
+    ConversationTurn,
     DocumentRecord,
     DraftSentence,
     EvidenceSpan,
+    ModelCall,
+    ProviderFailure,
     QAResponse,
     QuestionRecord,
     QuestionState,
@@ -199,14 +202,58 @@ class Clock(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class ChatDraft:
+    """What a ChatModel wrote, what it cost, and why it cannot be used when it cannot.
+
+    ``problem`` set means the provider answered but its output is unusable (a refusal, output
+    that parses to no cited sentence): a fallback chain asks the next provider. A chain fills
+    ``failures`` with the providers it skipped and ``answerer`` with the one that answered.
+    """
+
+    sentences: list[DraftSentence]
+    calls: tuple[ModelCall, ...] = ()
+    problem: str | None = None
+    failures: tuple[ProviderFailure, ...] = ()
+    answerer: str | None = None
+
+
 class ChatModel(Protocol):
     """Turns evidence into a draft whose sentences cite it (LLM providers, or extractive)."""
 
     @property
     def name(self) -> str: ...
 
-    def draft(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
-        """Sentences whose citation_ids are span ids of the evidence given."""
+    def draft(
+        self,
+        question: str,
+        evidence: Sequence[EvidenceSpan],
+        history: Sequence[ConversationTurn] = (),
+    ) -> ChatDraft:
+        """Sentences whose citation_ids are span ids of the evidence given, with their quotes.
+
+        ``history`` holds the conversation's earlier turns, oldest first, as prior messages.
+        Raises TransientError or ProviderError when the provider fails after its own retries.
+        """
+        ...
+
+
+MetricUnit = Literal["Count", "Milliseconds"]
+
+
+class MetricsSink(Protocol):
+    """Operational metrics (CloudWatch EMF through Powertools in AWS, kept in memory locally)."""
+
+    def add(
+        self,
+        name: str,
+        value: float,
+        unit: MetricUnit,
+        dimensions: Mapping[str, str] | None = None,
+    ) -> None: ...
+
+    def flush(self) -> None:
+        """Publishes what was added since the last flush (the Lambda handler calls it)."""
         ...
 
 

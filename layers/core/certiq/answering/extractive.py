@@ -1,7 +1,8 @@
 """The offline answerer: an answer made of the evidence sentences themselves, each citing itself.
 
 It implements the ChatModel port so the Answer state treats it like any provider. It never
-writes a word the documents do not contain, which is why it needs no model and no key.
+writes a word the documents do not contain, which is why it needs no model and no key; it
+ignores the conversation's earlier turns and calls nothing, so it costs no tokens.
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from certiq.config import AnswerSettings
-from certiq.models import DraftSentence, EvidenceSpan
+from certiq.models import ConversationTurn, DraftQuote, DraftSentence, EvidenceSpan
+from certiq.ports import ChatDraft
 from certiq.text import content_terms
 
 NEAR_DUPLICATE = 0.7
@@ -23,7 +25,16 @@ class ExtractiveAnswerer:
     def name(self) -> str:
         return "extractive"
 
-    def draft(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
+    def draft(
+        self,
+        question: str,
+        evidence: Sequence[EvidenceSpan],
+        history: Sequence[ConversationTurn] = (),
+    ) -> ChatDraft:
+        return ChatDraft(sentences=self.select(question, evidence), answerer=self.name)
+
+    def select(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
+        """The best evidence sentences sharing question terms, near-duplicates merged."""
         query = set(content_terms(question))
         if not query:
             return []
@@ -37,7 +48,14 @@ class ExtractiveAnswerer:
             chosen.append((span, terms))
             if len(chosen) == self._settings.max_sentences:
                 break
-        return [DraftSentence(text=span.text, citation_ids=[span.span_id]) for span, _ in chosen]
+        return [
+            DraftSentence(
+                text=span.text,
+                citation_ids=[span.span_id],
+                quotes=[DraftQuote(span_id=span.span_id, text=span.text)],
+            )
+            for span, _ in chosen
+        ]
 
 
 def _jaccard(left: set[str], right: set[str]) -> float:

@@ -44,6 +44,10 @@ def step_handler(name: str) -> Handler:
     def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         state = QuestionState.model_validate(event)
         logger.append_keys(question_id=state.question_id, step=name)
-        return step(state, container_deps()).model_dump(mode="json")
+        deps = container_deps()
+        try:
+            return step(state, deps).model_dump(mode="json")
+        finally:
+            deps.metrics.flush()  # EMF to stdout before Lambda freezes the container
 
     return handler

@@ -1,23 +1,94 @@
-"""Draft answer: the chat model writes sentences that cite evidence; we number the citations."""
+"""Draft answer: the chat model writes sentences that cite evidence; we number the citations.
+
+The chat model is the answer chain bootstrap built from settings (providers in order, a token
+budget, the offline answerer last). What it cost (tokens, cache, latency per call and for the
+question) and each provider that failed before one answered go into the state and the metrics.
+When every provider fails the chain raises and the state machine's Retry and Catch take over.
+"""
 
 from __future__ import annotations
 
 from certiq.answering.citations import assemble
-from certiq.models import QuestionState, QuestionStatus
+from certiq.answering.fallback import usage_of
+from certiq.answering.parsing import strip_markers
+from certiq.models import AnswerUsage, ConversationTurn, QuestionState, QuestionStatus
+from certiq.ports import ChatDraft, MetricsSink
 from certiq.steps.deps import Deps
 
 
 def answer(state: QuestionState, deps: Deps) -> QuestionState:
     deps.questions.set_status(state.question_id, QuestionStatus.GENERATING_ANSWER)
-    draft = deps.chat_model.draft(state.question, state.evidence) if state.evidence else []
-    cited = assemble(draft, state.evidence)
+    if not state.evidence:
+        # Nothing to cite: no answerer is asked, nothing is spent.
+        return state.model_copy(
+            update={
+                "status": QuestionStatus.GENERATING_ANSWER,
+                "draft": [],
+                "citations": [],
+                "claims": [],
+                "answer": "",
+                "answerer": None,
+                "usage": None,
+                "provider_failures": [],
+            }
+        )
+    draft = deps.chat_model.draft(state.question, state.evidence, conversation(state, deps))
+    answerer = draft.answerer or deps.chat_model.name
+    usage = usage_of(draft, answerer, deps.settings.answer.token_budget)
+    record_metrics(deps.metrics, draft, usage)
+    cited = assemble(draft.sentences, state.evidence)
     return state.model_copy(
         update={
             "status": QuestionStatus.GENERATING_ANSWER,
-            "draft": draft,
+            "draft": draft.sentences,
             "citations": cited.citations,
             "claims": cited.claims,
             "answer": cited.text,
-            "answerer": deps.chat_model.name,
+            "answerer": answerer,
+            "usage": usage,
+            "provider_failures": list(draft.failures),
         }
     )
+
+
+def conversation(state: QuestionState, deps: Deps) -> list[ConversationTurn]:
+    """The conversation's earlier answered turns, oldest first, the last history_turns of them.
+
+    Questions and answers are the redacted ones the responses hold; citation markers are taken
+    out of earlier answers (their numbers mean nothing next to new evidence) and each text is
+    cut to history_max_chars.
+    """
+    settings = deps.settings.answer
+    if not state.conversation_id or settings.history_turns == 0:
+        return []
+    records = deps.questions.conversation(state.tenant, state.conversation_id)
+    earlier = []
+    for record in records:
+        if record.question_id == state.question_id:
+            break  # later questions of the conversation are not history for this one
+        if record.status is QuestionStatus.COMPLETE and record.response is not None:
+            earlier.append(record.response)
+    limit = settings.history_max_chars
+    return [
+        ConversationTurn(
+            question=response.question[:limit], answer=strip_markers(response.answer)[:limit]
+        )
+        for response in earlier[-settings.history_turns :]
+    ]
+
+
+def record_metrics(metrics: MetricsSink, draft: ChatDraft, usage: AnswerUsage) -> None:
+    """Per call: tokens and latency by provider; per question: tokens, failures, fallbacks."""
+    for call in draft.calls:
+        by_provider = {"provider": call.provider}
+        metrics.add("InputTokens", call.input_tokens, "Count", by_provider)
+        metrics.add("OutputTokens", call.output_tokens, "Count", by_provider)
+        metrics.add("CacheReadInputTokens", call.cache_read_input_tokens, "Count", by_provider)
+        metrics.add(
+            "CacheCreationInputTokens", call.cache_creation_input_tokens, "Count", by_provider
+        )
+        metrics.add("ModelLatency", call.latency_ms, "Milliseconds", by_provider)
+    for failure in draft.failures:
+        metrics.add("ProviderFailures", 1, "Count", {"provider": failure.provider})
+    metrics.add("QuestionTokens", usage.input_tokens + usage.output_tokens, "Count")
+    metrics.add("Fallbacks", 1 if draft.failures else 0, "Count")

@@ -14,6 +14,7 @@ from certiq.ports import (
     DocumentStore,
     Embedder,
     LanguageDetector,
+    MetricsSink,
     NameFinder,
     QueryRewriter,
     QuestionStore,
@@ -39,6 +40,7 @@ class Deps:
     chat_model: ChatModel
     verifier: Verifier
     language: LanguageDetector
+    metrics: MetricsSink
     embedder: Embedder | None = None  # None: lexical-only, no vectors are computed or searched
     claim_splitter: ClaimSplitter | None = None  # None: the rule-based splitter (offline)
     translator: Translator | None = None  # None: no model, questions are searched as written

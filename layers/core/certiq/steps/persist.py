@@ -61,6 +61,7 @@ def _unsealed(certificate_id: str, state: QuestionState, deps: Deps) -> Certific
         created_at=deps.clock.now(),
         shown=state.shown,
         reused_from=state.reused_from,
+        usage=state.usage,
         field_digests={},
         seal="",
         signature="",

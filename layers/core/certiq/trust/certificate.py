@@ -19,7 +19,7 @@ from certiq.ports import Signer
 UNSEALED = frozenset({"field_digests", "seal", "signature", "signing_key_id"})
 # Fields added after certificates were first issued: sealed only when set, so a certificate
 # issued before a field existed (no digest for it) still checks.
-SEALED_WHEN_SET = frozenset({"shown", "reused_from"})
+SEALED_WHEN_SET = frozenset({"shown", "reused_from", "usage"})
 
 
 def canonical_json(value: Any) -> str:

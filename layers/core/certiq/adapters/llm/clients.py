@@ -59,7 +59,8 @@ def provider_errors(provider: Provider, action: str) -> Iterator[None]:
     """Re-raises what is left of an SDK failure after its own retries, as certiq errors.
 
     Connection failures, timeouts, 408/409/429 and 5xx become TransientError; any other refusal
-    (400, 401, 403, 404, ...) becomes ProviderError. The message names provider, action and status.
+    (400, 401, 403, 404, ...) becomes ProviderError, and so does a body that is not JSON. The
+    message names provider, action and status. Keep only the SDK call inside the block.
     """
     import anthropic
     import openai
@@ -75,3 +76,8 @@ def provider_errors(provider: Provider, action: str) -> Iterator[None]:
         if status in TRANSIENT_STATUSES or status >= 500:
             raise TransientError(message) from error
         raise ProviderError(message) from error
+    except (anthropic.APIResponseValidationError, openai.APIResponseValidationError) as error:
+        raise ProviderError(f"{provider} {action}: unexpected response ({error})") from error
+    except ValueError as error:
+        # The SDKs raise json's ValueError for a body that is not JSON (a proxy's error page).
+        raise ProviderError(f"{provider} {action}: unreadable response body ({error})") from error

@@ -1,0 +1,201 @@
+"""Claude as a ChatModel: evidence as search results with citations on, cited text mapped back.
+
+Each evidence span goes as one ``search_result`` content block (source = our span id, one text
+block holding the span's text) with citations enabled. Claude's answer comes back as text
+blocks; the cited ones carry ``search_result_location`` citations naming the result (its
+``source``, and its ``search_result_index`` among the request's search results) and the
+``cited_text``, which must be found verbatim in that span (or it is repaired by fuzzy alignment,
+or the citation is dropped: certiq.answering.parsing). Text blocks are joined and split into
+sentences; each sentence cites the spans its cited blocks point at. An answer with no native
+citation is read as marked prose ([S1] markers, <extract> tags), since a model may ignore the
+feature.
+
+The instructions are a fixed system prompt marked ``cache_control: ephemeral``, and so is the
+last earlier turn of a conversation, so repeated prefixes are read from Anthropic's prompt cache
+(only once a prefix reaches the model's minimum cacheable length; shorter ones are not cached
+and report zero cache tokens). Usage is recorded with the cache counters.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from certiq.adapters.llm.clients import provider_errors
+from certiq.answering.parsing import (
+    Anchor,
+    EvidenceIds,
+    anchor_quote,
+    parse_marked_text,
+    sentences_with_anchors,
+)
+from certiq.answering.prompts import (
+    ANTHROPIC_FORMAT,
+    NO_EARLIER_ANSWER,
+    evidence_title,
+    question_message,
+    system_prompt,
+)
+from certiq.models import ConversationTurn, DraftQuote, DraftSentence, EvidenceSpan, ModelCall
+from certiq.ports import ChatDraft
+
+if TYPE_CHECKING:
+    import anthropic
+    from anthropic.types import MessageParam, SearchResultBlockParam, TextBlockParam
+
+PROVIDER: Final = "anthropic"
+
+
+class AnthropicChat:
+    """Implements certiq.ports.ChatModel with the Anthropic Messages API and its citations."""
+
+    def __init__(
+        self,
+        client: anthropic.Anthropic,
+        model: str,
+        *,
+        max_output_tokens: int,
+        max_sentences: int,
+        timer: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self._client = client
+        self._model = model
+        self._max_output_tokens = max_output_tokens
+        self._system = system_prompt(max_sentences, ANTHROPIC_FORMAT)
+        self._timer = timer
+
+    @property
+    def name(self) -> str:
+        return PROVIDER
+
+    def messages(
+        self,
+        question: str,
+        evidence: Sequence[EvidenceSpan],
+        history: Sequence[ConversationTurn] = (),
+    ) -> list[MessageParam]:
+        """Earlier turns as user/assistant pairs, then the evidence and the question."""
+        messages: list[MessageParam] = []
+        for position, turn in enumerate(history):
+            answer: TextBlockParam = {"type": "text", "text": turn.answer or NO_EARLIER_ANSWER}
+            if position == len(history) - 1:
+                # The conversation so far is the same prefix when the next question comes.
+                answer["cache_control"] = {"type": "ephemeral"}
+            messages.append({"role": "user", "content": turn.question})
+            messages.append({"role": "assistant", "content": [answer]})
+        results: list[SearchResultBlockParam] = [
+            {
+                "type": "search_result",
+                "source": span.span_id,
+                "title": evidence_title(span),
+                "content": [{"type": "text", "text": span.text}],
+                "citations": {"enabled": True},
+            }
+            for span in evidence
+        ]
+        question_block: TextBlockParam = {"type": "text", "text": question_message(question)}
+        messages.append({"role": "user", "content": [*results, question_block]})
+        return messages
+
+    def draft(
+        self,
+        question: str,
+        evidence: Sequence[EvidenceSpan],
+        history: Sequence[ConversationTurn] = (),
+    ) -> ChatDraft:
+        started = self._timer()
+        with provider_errors(PROVIDER, "draft"):
+            message = self._client.messages.create(
+                model=self._model,
+                max_tokens=self._max_output_tokens,
+                system=[
+                    {
+                        "type": "text",
+                        "text": self._system,
+                        "cache_control": {"type": "ephemeral"},
+                    }
+                ],
+                messages=self.messages(question, evidence, history),
+            )
+        latency_ms = round((self._timer() - started) * 1000, 3)
+        call = _call(message, self._model, latency_ms)
+        calls = (call,) if call is not None else ()
+        if message.stop_reason == "refusal":
+            return ChatDraft(sentences=[], calls=calls, problem="the model refused to answer")
+        content = message.content if isinstance(message.content, list) else None
+        if content is None or call is None:
+            return ChatDraft(
+                sentences=[], calls=calls, problem="the response has no content or no usage"
+            )
+        sentences = read_content(content, EvidenceIds(evidence))
+        if message.stop_reason == "max_tokens" and sentences:
+            sentences = _without_cut_sentence(sentences)
+        if not any(sentence.citation_ids for sentence in sentences):
+            return ChatDraft(
+                sentences=[],
+                calls=calls,
+                problem=f"no sentence cites the evidence (stop_reason {message.stop_reason})",
+            )
+        return ChatDraft(sentences=sentences, calls=calls, answerer=PROVIDER)
+
+
+def read_content(content: Sequence[Any], ids: EvidenceIds) -> list[DraftSentence]:
+    """Text blocks joined; native citations anchored to the text range of their block."""
+    text = ""
+    anchors: list[Anchor] = []
+    cited = False
+    for block in content:
+        if getattr(block, "type", None) != "text" or not isinstance(block.text, str):
+            continue  # thinking, tool use...: not part of the answer
+        start = len(text)
+        text += block.text
+        for citation in getattr(block, "citations", None) or []:
+            cited = True
+            quote = _quote(citation, ids)
+            if quote is not None:
+                anchors.append(Anchor(start=start, end=len(text), quote=quote))
+    if not cited:
+        return parse_marked_text(text, ids)
+    return sentences_with_anchors(text, anchors, ids)
+
+
+def _quote(citation: Any, ids: EvidenceIds) -> DraftQuote | None:
+    """The cited text anchored in the span the citation names, or None (dropped)."""
+    cited_text = getattr(citation, "cited_text", None)
+    if not isinstance(cited_text, str):
+        return None
+    span = None
+    if getattr(citation, "type", None) == "search_result_location":
+        source = getattr(citation, "source", None)
+        span = ids.resolve(source) if isinstance(source, str) else None
+        index = getattr(citation, "search_result_index", None)
+        if span is None and isinstance(index, int) and 0 <= index < len(ids.evidence):
+            span = ids.evidence[index]
+    # A citation of another kind, or naming no span of ours: only its text can place it.
+    candidates = [span] if span is not None else ids.evidence
+    return anchor_quote(cited_text, candidates)
+
+
+def _call(message: Any, requested_model: str, latency_ms: float) -> ModelCall | None:
+    usage = getattr(message, "usage", None)
+    if usage is None or not isinstance(usage.input_tokens, int):
+        return None
+    cache_read = usage.cache_read_input_tokens or 0
+    cache_creation = usage.cache_creation_input_tokens or 0
+    return ModelCall(
+        provider=PROVIDER,
+        model=message.model if isinstance(message.model, str) else requested_model,
+        # Anthropic's input_tokens leaves out the cached ones: add them for the true prompt size.
+        input_tokens=usage.input_tokens + cache_read + cache_creation,
+        output_tokens=usage.output_tokens or 0,
+        cache_read_input_tokens=cache_read,
+        cache_creation_input_tokens=cache_creation,
+        latency_ms=latency_ms,
+    )
+
+
+def _without_cut_sentence(sentences: list[DraftSentence]) -> list[DraftSentence]:
+    """Drops the last sentence of an answer cut at max_tokens when it does not end as one."""
+    last = sentences[-1].text.rstrip()
+    return sentences if last.endswith((".", "!", "?", "…")) else sentences[:-1]
