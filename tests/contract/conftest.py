@@ -55,6 +55,8 @@ if TYPE_CHECKING:
     from certiq.adapters.aws.opensearch_index import OpenSearchIndex
 
 REGION = "us-east-1"
+# The DynamoDB question store writes expires_at (TTL) this many days after each question.
+RETENTION_DAYS = 90
 BUCKET = "certiq-contract-blobs"
 
 
@@ -164,7 +166,9 @@ def question_store(request: pytest.FixtureRequest, clock: FixedClock) -> Questio
     if request.param == "sqlite":
         return SqliteQuestionStore(request.getfixturevalue("db"), clock=clock)
     aws: Aws = request.getfixturevalue("aws")
-    return DynamoQuestionStore(aws.dynamodb, aws.tables["questions"], clock=clock)
+    return DynamoQuestionStore(
+        aws.dynamodb, aws.tables["questions"], clock=clock, retention_days=RETENTION_DAYS
+    )
 
 
 @pytest.fixture(params=["sqlite", "dynamodb"])

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
+from certiq.adapters.aws.dynamodb_stores import QUESTION_TTL_ATTRIBUTE, DynamoQuestionStore
+from certiq.config import AwsSettings
 from certiq.errors import AlreadyExists, NotFound
 from certiq.models import QuestionStatus
 from certiq.ports import QuestionStore
+from tests.contract.conftest import RETENTION_DAYS, Aws
 from tests.fakes import EPOCH, FixedClock, make_question, make_response
 
 pytestmark = pytest.mark.contract
@@ -140,3 +144,51 @@ def test_conversation_lists_its_questions_oldest_first_within_the_tenant(
     assert [record.question_id for record in records] == ["q-early", "q-late"]
     assert records[0].response is not None and records[0].status == QuestionStatus.COMPLETE
     assert question_store.conversation("tenant-a", "c-unknown") == []
+
+
+# --- DynamoDB only: the questions table's TTL ---------------------------------------------------
+
+
+def stored_item(aws: Aws, question_id: str) -> dict[str, Any]:
+    item = aws.dynamodb.get_item(
+        TableName=aws.tables["questions"], Key={"question_id": {"S": question_id}}
+    )["Item"]
+    return dict(item)
+
+
+def test_dynamodb_question_expires_retention_days_after_it_was_asked(
+    aws: Aws, clock: FixedClock
+) -> None:
+    # GIVEN the DynamoDB store keeping questions RETENTION_DAYS days
+    store = DynamoQuestionStore(
+        aws.dynamodb, aws.tables["questions"], clock=clock, retention_days=RETENTION_DAYS
+    )
+
+    # WHEN a question asked at EPOCH is created, then moved on and completed later
+    store.create(make_question("q-1", at=EPOCH))
+    clock.advance(3600)
+    store.set_status("q-1", QuestionStatus.RETRIEVING)
+    store.complete("q-1", make_response("q-1"))
+
+    # THEN the item's TTL attribute is a Number: epoch seconds RETENTION_DAYS after it was asked
+    expected = int((EPOCH + timedelta(days=RETENTION_DAYS)).timestamp())
+    assert stored_item(aws, "q-1")[QUESTION_TTL_ATTRIBUTE] == {"N": str(expected)}
+    # AND the record read back is the question, not the bookkeeping
+    got = store.get("q-1")
+    assert got is not None and got.created_at == EPOCH
+
+
+def test_dynamodb_question_without_retention_never_expires(aws: Aws, clock: FixedClock) -> None:
+    # GIVEN retention 0 (keep forever) WHEN a question is created THEN it carries no TTL
+    store = DynamoQuestionStore(aws.dynamodb, aws.tables["questions"], clock=clock)
+    store.create(make_question("q-1"))
+    assert QUESTION_TTL_ATTRIBUTE not in stored_item(aws, "q-1")
+    # AND a negative retention is refused
+    with pytest.raises(ValueError, match="retention_days"):
+        DynamoQuestionStore(aws.dynamodb, aws.tables["questions"], retention_days=-1)
+
+
+def test_the_settings_default_keeps_questions_ninety_days() -> None:
+    # GIVEN no setting WHEN read THEN questions expire after 90 days; 0 is allowed (keep)
+    assert AwsSettings().question_retention_days == 90
+    assert AwsSettings(question_retention_days=0).question_retention_days == 0

@@ -279,6 +279,76 @@ def test_only_the_api_function_knows_the_state_machine(transformed: dict[str, An
     assert variables["CERTIQ_AWS__STATE_MACHINE_ARN"] == {"Ref": "AnswerStateMachine"}
 
 
+# The functions whose steps may call a model (certiq.steps: name finder, translator, rewriter,
+# answer chain, judge and claim splitter, translation back).
+MODEL_CALLERS = {"redact", "translate", "retrieve", "answer", "verify", "guard_answer"}
+
+
+def secret_readers(transformed: dict[str, Any]) -> dict[str, list[Any]]:
+    """Role id -> the resources its secretsmanager:GetSecretValue statements name."""
+    readers: dict[str, list[Any]] = {}
+    for where, document in policy_documents(transformed["Resources"]):
+        for statement in as_list(document["Statement"]):
+            if "secretsmanager:GetSecretValue" in as_list(statement.get("Action", [])):
+                role = where.split("/")[0]
+                readers.setdefault(role, []).extend(as_list(statement["Resource"]))
+    return readers
+
+
+def test_only_functions_calling_models_may_read_the_keys_secret(
+    template: dict[str, Any], transformed: dict[str, Any]
+) -> None:
+    # GIVEN the deployed roles' policies
+    readers = secret_readers(transformed)
+    # THEN exactly the model-calling functions may read a secret, and only the keys' secret
+    assert set(readers) == {logical_id(name) + "Role" for name in MODEL_CALLERS}
+    for resources in readers.values():
+        assert resources == [
+            {"Fn::Sub": ["${secretArn}", {"secretArn": {"Ref": "ModelKeysSecretArn"}}]}
+        ]
+    # AND the grant exists only when a secret is given (HasModelKeys), through the SAM template
+    answer_policies = template["Resources"]["AnswerFunction"]["Properties"]["Policies"]
+    assert {
+        "Fn::If": [
+            "HasModelKeys",
+            {"AWSSecretsManagerGetSecretValuePolicy": {"SecretArn": {"Ref": "ModelKeysSecretArn"}}},
+            {"Ref": "AWS::NoValue"},
+        ]
+    } in answer_policies
+
+
+def test_model_settings_and_question_retention_come_from_parameters(
+    template: dict[str, Any],
+) -> None:
+    # GIVEN the variables every function gets
+    variables = template["Globals"]["Function"]["Environment"]["Variables"]
+    # THEN the answer chain, the model, the keys' secret and the retention are parameters
+    assert variables["CERTIQ_ANSWER__PROVIDERS"] == {"Ref": "AnswerProviders"}
+    assert variables["CERTIQ_LLM__PROVIDER"] == {"Ref": "LlmProvider"}
+    assert variables["CERTIQ_LLM__API_KEYS_SECRET_ARN"] == {"Ref": "ModelKeysSecretArn"}
+    assert variables["CERTIQ_AWS__QUESTION_RETENTION_DAYS"] == {"Ref": "QuestionRetentionDays"}
+    parameters = template["Parameters"]
+    # AND the defaults call no model and keep questions 90 days, as certiq.config's defaults do
+    defaults = Settings()
+    assert parameters["ModelKeysSecretArn"]["Default"] == defaults.llm.api_keys_secret_arn == ""
+    assert json.loads(parameters["AnswerProviders"]["Default"]) == defaults.answer.providers
+    assert parameters["LlmProvider"]["Default"] == defaults.llm.provider
+    assert parameters["QuestionRetentionDays"]["Default"] == defaults.aws.question_retention_days
+    # AND the parameters accept what the settings accept
+    chain = re.compile(parameters["AnswerProviders"]["AllowedPattern"])
+    assert chain.fullmatch('["anthropic", "openai", "extractive"]')
+    assert not chain.fullmatch('["gemini"]')
+    arn = re.compile(parameters["ModelKeysSecretArn"]["AllowedPattern"])
+    assert arn.fullmatch("arn:aws:secretsmanager:eu-west-1:123456789012:secret:certiq/keys-AbCdEf")
+    assert not arn.fullmatch("certiq/keys")
+    # AND without a secret, a stack asking for a model is refused at deploy time
+    (assertion,) = template["Rules"]["ModelsNeedTheirKeys"]["Assertions"]
+    assert template["Rules"]["ModelsNeedTheirKeys"]["RuleCondition"] == {
+        "Fn::Equals": [{"Ref": "ModelKeysSecretArn"}, ""]
+    }
+    assert {"Fn::Equals": [{"Ref": "LlmProvider"}, "none"]} in assertion["Assert"]["Fn::And"]
+
+
 def test_no_iam_statement_grants_every_action_or_every_resource(
     transformed: dict[str, Any],
 ) -> None:

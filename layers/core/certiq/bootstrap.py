@@ -225,7 +225,9 @@ def build_rewriter(settings: Settings) -> QueryRewriter | None:
 def build_chat_model(settings: Settings) -> ChatModel:
     """The answer chain: settings.answer.providers in order, the extractive answerer offline.
 
-    A provider without its API key is a ConfigurationError here, at start-up, not a fallback.
+    A provider without its API key is a ConfigurationError here, at start-up, not a fallback;
+    with llm.api_keys_secret_arn the keys are read from the secret on the first model call
+    (certiq.adapters.llm.clients), and a missing key there is that provider's failure.
     """
     offline = ExtractiveAnswerer(settings.answer)
     models: list[ChatModel] = []
@@ -321,7 +323,9 @@ def _aws_deps(settings: Settings) -> Deps:
         settings=settings,
         blobs=S3BlobStore(boto3.client("s3", region_name=aws.region), aws.bucket),
         documents=DynamoDocumentStore(dynamodb, aws.documents_table),
-        questions=DynamoQuestionStore(dynamodb, aws.questions_table, clock),
+        questions=DynamoQuestionStore(
+            dynamodb, aws.questions_table, clock, retention_days=aws.question_retention_days
+        ),
         certificates=DynamoCertificateStore(dynamodb, aws.certificates_table),
         index=_search_index(settings, embedder.dimension if embedder else None),
         signer=KmsSigner(boto3.client("kms", region_name=aws.region), aws.kms_key_id),

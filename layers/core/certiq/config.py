@@ -212,8 +212,10 @@ class PolicySettings(Group):
 class LlmSettings(Group):
     """Model providers, for every use of a model (answering, judging, translating, decomposing).
 
-    API keys are read by the providers' SDKs from their own variables (ANTHROPIC_API_KEY,
-    OPENAI_API_KEY); ``provider`` names the model used for the auxiliary tasks, none offline.
+    API keys come from api_keys_secret_arn when it is set (an AWS Secrets Manager secret holding
+    {"ANTHROPIC_API_KEY": ..., "OPENAI_API_KEY": ...}, read on the first model call), otherwise
+    the SDKs read their own variables (ANTHROPIC_API_KEY, OPENAI_API_KEY). ``provider`` names the
+    model used for the auxiliary tasks, none offline.
     """
 
     provider: Literal["none", "anthropic", "openai"] = Field(
@@ -228,6 +230,12 @@ class LlmSettings(Group):
         default=3, ge=0, description="SDK retries (backoff with jitter) on 408/409/429/5xx"
     )
     max_output_tokens: int = Field(default=1024, ge=1)
+    api_keys_secret_arn: str = Field(
+        default="",
+        pattern=r"^$|^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:.+$",
+        description="Secrets Manager secret with the providers' keys as JSON; empty: the SDKs' "
+        "own variables",
+    )
 
 
 class VerificationSettings(Group):
@@ -307,6 +315,12 @@ class AwsSettings(Group):
     kms_key_id: str = ""
     idempotency_table: str = ""
     answers_table: str = Field(default="", description="verified answers a question may reuse")
+    question_retention_days: int = Field(
+        default=90,
+        ge=0,
+        description="questions table items expire (TTL on expires_at) this long after they were "
+        "asked; 0: kept forever",
+    )
 
 
 class Settings(BaseSettings):
@@ -354,6 +368,8 @@ class Settings(BaseSettings):
                 "llm",
                 "verification",
             },
+            # Where the keys are kept does not shape an answer.
+            exclude={"llm": {"api_keys_secret_arn"}},
         )
         return hashlib.sha256(json.dumps(shaping, sort_keys=True).encode()).hexdigest()
 

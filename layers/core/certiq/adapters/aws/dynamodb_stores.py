@@ -8,9 +8,10 @@ conditional UpdateItem and never a read-modify-write of the JSON. Key schemas: t
 
 from __future__ import annotations
 
+import calendar
 import json
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
     Item = dict[str, AttributeValueTypeDef]
 
 CONDITION_FAILED = "ConditionalCheckFailedException"
+# The questions table's TTL attribute (template.yaml QuestionsTable.TimeToLiveSpecification).
+QUESTION_TTL_ATTRIBUTE = "expires_at"
 
 # The fields of a QuestionRecord kept in attributes of their own rather than in its body.
 QUESTION_MUTABLE_FIELDS = frozenset({"status", "reason", "updated_at", "response"})
@@ -124,13 +127,24 @@ class DynamoDocumentStore:
 class DynamoQuestionStore:
     """Implements certiq.ports.QuestionStore; table key: question_id (HASH).
 
-    ``clock`` stamps updated_at on every change.
+    ``clock`` stamps updated_at on every change. With ``retention_days`` (> 0) each question
+    carries ``expires_at`` (epoch seconds, a Number: the table's TTL attribute) that many days
+    after it was asked, and DynamoDB deletes it after that; 0 keeps it.
     """
 
-    def __init__(self, client: DynamoDBClient, table_name: str, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        client: DynamoDBClient,
+        table_name: str,
+        clock: Clock | None = None,
+        retention_days: int = 0,
+    ) -> None:
+        if retention_days < 0:
+            raise ValueError(f"retention_days must be 0 (keep) or more, not {retention_days}")
         self._ddb = client
         self.table_name = table_name
         self._clock: Clock = clock or _SystemClock()
+        self._retention = timedelta(days=retention_days)
 
     def create(self, record: QuestionRecord) -> None:
         item: Item = {
@@ -147,6 +161,10 @@ class DynamoQuestionStore:
             item["reason"] = _s(record.reason)
         if record.response is not None:
             item["response"] = _s(record.response.model_dump_json())
+        if self._retention:
+            expires = record.created_at + self._retention
+            # timegm: a naive time is taken as UTC, not as the host's local time.
+            item[QUESTION_TTL_ATTRIBUTE] = {"N": str(calendar.timegm(expires.utctimetuple()))}
         with transient_errors("DynamoDB PutItem"):
             try:
                 self._ddb.put_item(

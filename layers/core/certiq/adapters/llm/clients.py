@@ -9,9 +9,9 @@ TransientError (worth a later retry: the state machine's Retry) or a ProviderErr
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from certiq.config import LlmSettings
 from certiq.errors import ConfigurationError, ProviderError, TransientError
@@ -27,31 +27,80 @@ TRANSIENT_STATUSES: Final = frozenset({408, 409, 429})
 
 
 def anthropic_client(settings: LlmSettings) -> anthropic.Anthropic:
-    """The Messages API client; the key comes from ANTHROPIC_API_KEY."""
-    import anthropic
-
-    client = anthropic.Anthropic(
-        base_url=settings.anthropic_base_url or None,
-        timeout=settings.timeout_seconds,
-        max_retries=settings.max_retries,
-    )
+    """The Messages API client; its key comes from llm.api_keys_secret_arn or ANTHROPIC_API_KEY."""
+    if settings.api_keys_secret_arn:
+        arn = settings.api_keys_secret_arn
+        return cast(
+            "anthropic.Anthropic",
+            BuiltOnFirstUse(lambda: _anthropic(settings, provider_api_key(arn, "anthropic"))),
+        )
+    client = _anthropic(settings, None)
     if client.api_key is None and client.auth_token is None:
         raise ConfigurationError("the anthropic provider needs ANTHROPIC_API_KEY")
     return client
 
 
 def openai_client(settings: LlmSettings) -> openai.OpenAI:
-    """The OpenAI client; the key comes from OPENAI_API_KEY."""
+    """The OpenAI client; its key comes from llm.api_keys_secret_arn or OPENAI_API_KEY."""
+    if settings.api_keys_secret_arn:
+        arn = settings.api_keys_secret_arn
+        return cast(
+            "openai.OpenAI",
+            BuiltOnFirstUse(lambda: _openai(settings, provider_api_key(arn, "openai"))),
+        )
+    return _openai(settings, None)
+
+
+def _anthropic(settings: LlmSettings, api_key: str | None) -> anthropic.Anthropic:
+    import anthropic
+
+    return anthropic.Anthropic(
+        api_key=api_key,  # None: the SDK reads ANTHROPIC_API_KEY
+        base_url=settings.anthropic_base_url or None,
+        timeout=settings.timeout_seconds,
+        max_retries=settings.max_retries,
+    )
+
+
+def _openai(settings: LlmSettings, api_key: str | None) -> openai.OpenAI:
     import openai
 
     try:
         return openai.OpenAI(
+            api_key=api_key,  # None: the SDK reads OPENAI_API_KEY
             base_url=settings.openai_base_url or None,
             timeout=settings.timeout_seconds,
             max_retries=settings.max_retries,
         )
     except openai.OpenAIError as error:  # raised when no key is configured
         raise ConfigurationError(f"the openai provider needs OPENAI_API_KEY ({error})") from error
+
+
+def provider_api_key(secret_arn: str, provider: Provider) -> str:
+    """The provider's key from the Secrets Manager secret (read once per process)."""
+    # Imported here: boto3 is needed only when keys are kept in Secrets Manager.
+    from certiq.adapters.aws.provider_keys import provider_api_key as from_secret
+
+    return from_secret(secret_arn, provider)
+
+
+class BuiltOnFirstUse:
+    """Stands in for an SDK client until its first use, then builds it and delegates to it.
+
+    Every Lambda function builds the same Deps, model clients included, but only the functions
+    whose steps call a model may read the keys' secret (least privilege): reading it when the
+    client is first used keeps the others from ever asking. A failure to build (a missing or
+    unreadable secret) is raised to the caller of that first use, and retried on the next one.
+    """
+
+    def __init__(self, build: Callable[[], object]) -> None:
+        self._build = build
+        self._client: object | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._client is None:
+            self._client = self._build()
+        return getattr(self._client, name)
 
 
 @contextmanager
