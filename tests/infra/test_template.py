@@ -349,6 +349,24 @@ def test_model_settings_and_question_retention_come_from_parameters(
     assert {"Fn::Equals": [{"Ref": "LlmProvider"}, "none"]} in assertion["Assert"]["Fn::And"]
 
 
+def test_the_api_function_adds_cors_headers_for_the_stack_origin(template: dict[str, Any]) -> None:
+    # GIVEN the API function's own variables
+    variables = template["Resources"]["ApiFunction"]["Properties"]["Environment"]["Variables"]
+    # THEN it allows the origin API Gateway's preflight allows
+    assert variables["CERTIQ_API__CORS_ALLOW_ORIGIN"] == {"Ref": "CorsAllowOrigin"}
+    # AND the parameter accepts only what the setting accepts
+    pattern = re.compile(template["Parameters"]["CorsAllowOrigin"]["AllowedPattern"])
+    field = Settings.model_fields["api"].annotation
+    assert field is not None
+    for origin in ("*", "https://app.example.com", "http://localhost:8000", "app", "https://a/b"):
+        try:
+            field(cors_allow_origin=origin)
+            accepted = True
+        except ValueError:
+            accepted = False
+        assert bool(pattern.fullmatch(origin)) == accepted, origin
+
+
 def test_no_iam_statement_grants_every_action_or_every_resource(
     transformed: dict[str, Any],
 ) -> None:

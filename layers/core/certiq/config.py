@@ -303,6 +303,12 @@ class ApiSettings(Group):
     upload_prefix: str = Field(
         default="uploads/", description="S3 key prefix of files uploaded through the API"
     )
+    cors_allow_origin: str = Field(
+        default="",
+        pattern=r"^$|^\*$|^https?://[A-Za-z0-9.-]+(:[0-9]+)?$",
+        description="the origin whose pages may read the API's responses (* any); empty: "
+        "none but the API's own",
+    )
 
 
 class AwsSettings(Group):

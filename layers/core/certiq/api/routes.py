@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConfig, Response
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError, ServiceError
 from aws_lambda_powertools.event_handler.openapi.exceptions import (
     RequestUnsupportedContentType,
@@ -128,6 +128,24 @@ def page_cache_dir(settings: Settings) -> Path:
     return settings.home / "page-cache"
 
 
+def cors_config(settings: Settings) -> CORSConfig | None:
+    """Which other origin's pages may read the responses (api.cors_allow_origin); None: none.
+
+    Powertools answers the preflight (OPTIONS) and adds Access-Control-Allow-Origin to a
+    response only when the request's Origin is the allowed one (or it is "*"). The headers are
+    those API Gateway's own preflight allows (template.yaml CertiqApi Cors).
+    """
+    origin = settings.api.cors_allow_origin
+    if not origin:
+        return None
+    return CORSConfig(
+        allow_origin=origin,
+        allow_headers=["Idempotency-Key"],
+        expose_headers=["ETag"],
+        max_age=600,
+    )
+
+
 def create_app(
     deps: Deps,
     orchestrator: Orchestrator,
@@ -141,8 +159,8 @@ def create_app(
     from certiq.api.intake import DocumentIntake
     from certiq.api.pages import PageImages, PageOutOfRange
 
-    app = APIGatewayRestResolver(enable_validation=True)
     settings = deps.settings
+    app = APIGatewayRestResolver(enable_validation=True, cors=cors_config(settings))
     tenant = settings.tenant
     documents_intake = intake or DocumentIntake(deps, signer)
     pages = PageImages(deps.blobs, page_cache_dir(settings), settings.api.page_dpi)
