@@ -118,6 +118,15 @@ def test_an_answer_opens_its_cited_box_survives_a_reload_and_shows_a_deleted_fil
 ) -> None:
     page = browser.new_page(viewport={"width": 1400, "height": 1000}, locale="en-US")
     page.set_default_timeout(TIMEOUT_MS)
+    page_image_requests: list[Any] = []
+    page.on(
+        "request",
+        lambda request: (
+            page_image_requests.append(request)
+            if re.search(r"/v1/documents/[^/]+/pages/\d+\.png$", request.url)
+            else None
+        ),
+    )
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready]")
 
@@ -165,6 +174,11 @@ def test_an_answer_opens_its_cited_box_survives_a_reload_and_shows_a_deleted_fil
         " return i.complete && i.naturalWidth > 0; }"
     )
     assert page.locator("#viewer").get_attribute("data-page") == "2"
+    # AND the image was fetched asking for image/png first (what makes API Gateway send binary)
+    # and is shown from a blob: URL
+    assert [request.url.rsplit("/", 1)[-1] for request in page_image_requests] == ["2.png"]
+    assert page_image_requests[0].headers["accept"] == "image/png"
+    assert (page.locator("#page-image").get_attribute("src") or "").startswith("blob:")
     image = page.locator("#page-image").bounding_box()
     drawn = page.locator('.page-box-active[data-citation="C1"]')
     assert drawn.count() == len(citation["boxes"]) >= 1
@@ -247,4 +261,77 @@ def test_the_page_switches_to_french_labels(server: str, browser: Any) -> None:
     assert page.evaluate("document.documentElement.lang") == "fr"
     page.click("#language-toggle")
     assert page.locator("#ask-button").inner_text() == "Ask"
+    page.close()
+
+
+def test_a_pasted_or_returned_id_token_is_sent_with_every_api_request(
+    server: str, browser: Any
+) -> None:
+    # GIVEN the page, recording the Authorization header of each /v1 request
+    page = browser.new_page(locale="en-US")
+    page.set_default_timeout(TIMEOUT_MS)
+    sent: list[tuple[str, str | None]] = []
+    page.on(
+        "request",
+        lambda request: (
+            sent.append((request.url, request.headers.get("authorization")))
+            if "/v1/" in request.url
+            else None
+        ),
+    )
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready]")
+    assert sent and all(token is None for _, token in sent)
+    assert page.locator("#sign-in").inner_text() == "Sign in"
+
+    # WHEN a Cognito ID token is pasted into the sign-in dialog
+    sent.clear()
+    page.click("#sign-in")
+    page.fill("#id-token", "Bearer eyJ.pasted.token")
+    page.click("#sign-in-save")
+
+    # THEN the next /v1 request carries it as Authorization (the raw token) and the page says so
+    page.wait_for_function("() => document.getElementById('sign-in').textContent === 'Signed in'")
+    with page.expect_request(lambda request: "/v1/documents" in request.url) as documents:
+        page.click("#language-toggle")  # re-renders and refreshes the library
+    assert documents.value.headers.get("authorization") == "eyJ.pasted.token"
+    page.click("#language-toggle")
+
+    # WHEN signed out THEN requests go without it
+    page.click("#sign-in")
+    page.click("#sign-out")
+    with page.expect_request(lambda request: "/v1/documents" in request.url) as documents:
+        page.click("#language-toggle")
+    assert documents.value.headers.get("authorization") is None
+    page.close()
+
+    # WHEN Cognito's hosted UI sends the browser back with #id_token=... in the URL
+    page = browser.new_page(locale="en-US")
+    page.set_default_timeout(TIMEOUT_MS)
+    with page.expect_request(lambda request: "/v1/" in request.url) as first:
+        page.goto(server + "/#id_token=eyJ.from.fragment&token_type=Bearer")
+    page.wait_for_selector("body[data-ready]")
+    # THEN the token is taken, sent, and removed from the address bar
+    assert first.value.headers.get("authorization") == "eyJ.from.fragment"
+    assert "id_token" not in page.url
+    page.close()
+
+
+def test_a_refused_request_asks_the_user_to_sign_in(server: str, browser: Any) -> None:
+    # GIVEN an API that refuses the caller, as API Gateway's authorizer does without a token
+    page = browser.new_page(locale="en-US")
+    page.set_default_timeout(TIMEOUT_MS)
+    page.route(
+        "**/v1/documents",
+        lambda route: route.fulfill(
+            status=401, content_type="application/json", body='{"message":"Unauthorized"}'
+        ),
+    )
+
+    # WHEN the page loads its library
+    page.goto(server + "/")
+
+    # THEN the sign-in dialog opens and says why
+    page.wait_for_selector("#sign-in-dialog[open]")
+    assert "HTTP 401" in page.locator("#sign-in-reason").inner_text()
     page.close()

@@ -8,8 +8,47 @@ export class ApiError extends Error {
   }
 }
 
+// A Cognito ID token (ApiAuth=COGNITO) is sent as Authorization on every /v1 request. It lives
+// in sessionStorage: gone when the tab closes, never sent to other sites (S3 uploads included).
+const TOKEN_KEY = "certiq.idToken";
+
+export const auth = {
+  token: () => sessionStorage.getItem(TOKEN_KEY),
+  signIn(token) {
+    const cleaned = (token || "").trim().replace(/^Bearer\s+/i, "");
+    if (cleaned) sessionStorage.setItem(TOKEN_KEY, cleaned);
+    else sessionStorage.removeItem(TOKEN_KEY);
+  },
+  signOut: () => sessionStorage.removeItem(TOKEN_KEY),
+  /** Takes an ID token from the URL fragment (#id_token=..., as Cognito's hosted UI returns it). */
+  fromFragment() {
+    const fragment = new URLSearchParams(window.location.hash.slice(1));
+    const token = fragment.get("id_token");
+    if (!token) return false;
+    auth.signIn(token);
+    const url = new URL(window.location.href);
+    url.hash = "";
+    history.replaceState(null, "", url);
+    return true;
+  },
+};
+
+/** Tells the page the API refused the caller (no token, an expired one, or IAM auth). */
+function refused(status) {
+  if (status === 401 || status === 403) {
+    window.dispatchEvent(new CustomEvent("certiq:unauthorised", { detail: { status } }));
+  }
+}
+
+function authorised(headers) {
+  const token = auth.token();
+  // The raw ID token: what API Gateway's Cognito user pool authorizer reads from Authorization.
+  if (token) headers.Authorization = token;
+  return headers;
+}
+
 async function request(method, path, { json, body, contentType } = {}) {
-  const headers = {};
+  const headers = authorised({});
   let payload = body;
   if (json !== undefined) {
     headers["Content-Type"] = "application/json";
@@ -25,7 +64,10 @@ async function request(method, path, { json, body, contentType } = {}) {
   } catch {
     data = { message: text };
   }
-  if (!response.ok) throw new ApiError(response.status, data);
+  if (!response.ok) {
+    refused(response.status);
+    throw new ApiError(response.status, data);
+  }
   return data;
 }
 
@@ -46,8 +88,31 @@ export const api = {
     }),
   verifyCertificate: (id) =>
     request("POST", `/v1/certificates/${encodeURIComponent(id)}/verify`),
+  uploadTarget: (fileName) =>
+    request("POST", `/v1/documents?file_name=${encodeURIComponent(fileName)}`),
   pageUrl: (docId, page) =>
     `v1/documents/${encodeURIComponent(docId)}/pages/${encodeURIComponent(page)}.png`,
+  /**
+   * A page image as a Blob. Fetched rather than put in <img src>: API Gateway returns binary
+   * only when the request's first Accept type is a binary media type (image/png), and an <img>
+   * asks for other types first; fetch also carries the Authorization header.
+   */
+  async pageImage(docId, page) {
+    const response = await fetch(api.pageUrl(docId, page), {
+      headers: authorised({ Accept: "image/png" }),
+    });
+    if (!response.ok) {
+      refused(response.status);
+      let data = null;
+      try {
+        data = await response.json();
+      } catch {
+        data = null;
+      }
+      throw new ApiError(response.status, data);
+    }
+    return response.blob();
+  },
 };
 
 /** Sends a file to a presigned POST target (the cloud's direct-to-S3 upload). */

@@ -1,5 +1,5 @@
 // The certiq page: a conversation, each answer beside its highlighted sources.
-import { api, ApiError, sendToTarget, sleep, TERMINAL, DOCUMENT_DONE } from "./api.js";
+import { api, ApiError, auth, sendToTarget, sleep, TERMINAL, DOCUMENT_DONE } from "./api.js";
 import { language, setLanguage, statusLabel, t, translatePage } from "./i18n.js";
 
 const POLL_MS = 300;
@@ -364,17 +364,42 @@ function openPage(response, docId, page, activeIds) {
     }
   }
   image.alt = t("pageAlt", { n: page, name });
-  const url = api.pageUrl(docId, page);
   const reveal = () => {
     const target = boxes.querySelector(".page-box-active") || viewer;
     target.scrollIntoView({ block: "center", behavior: "instant" });
   };
-  if (image.getAttribute("src") !== url) {
-    image.addEventListener("load", reveal, { once: true });
-    image.src = url;
+  const key = `${docId}/${page}`;
+  if (image.dataset.pageKey !== key) {
+    image.dataset.pageKey = key;
+    showPageImage(image, docId, page, reveal);
   } else {
     reveal();
   }
+}
+
+// The object URL of the page image shown, revoked when another replaces it.
+let pageObjectUrl = null;
+
+async function showPageImage(image, docId, page, reveal) {
+  const key = image.dataset.pageKey;
+  let blob;
+  try {
+    blob = await api.pageImage(docId, page);
+  } catch (error) {
+    if (image.dataset.pageKey !== key) return; // another page was asked for meanwhile
+    delete image.dataset.pageKey; // asked again next time
+    $("page-frame").hidden = true;
+    $("viewer-message").hidden = false;
+    $("viewer-message").textContent =
+      error instanceof ApiError && error.status === 410 ? t("pageGone") : t("pageFailed", { reason: error.message });
+    return;
+  }
+  if (image.dataset.pageKey !== key) return;
+  const previous = pageObjectUrl;
+  pageObjectUrl = URL.createObjectURL(blob);
+  image.addEventListener("load", reveal, { once: true });
+  image.src = pageObjectUrl;
+  if (previous) URL.revokeObjectURL(previous);
 }
 
 function closeViewer() {
@@ -406,7 +431,7 @@ async function uploadFile(file) {
     } catch (error) {
       // Too large for the API itself: a server that offers presigned uploads takes it that way.
       if (!(error instanceof ApiError && error.status === 413)) throw error;
-      upload = await (await fetch(`v1/documents?file_name=${encodeURIComponent(file.name)}`, { method: "POST" })).json();
+      upload = await api.uploadTarget(file.name).catch(() => ({}));
       if (!upload.upload) throw error;
     }
     if (upload.upload) await sendToTarget(upload.upload, file);
@@ -471,8 +496,43 @@ async function refreshDocuments() {
 
 // --- start ----------------------------------------------------------------------------------------
 
+// --- sign-in (ApiAuth=COGNITO) ------------------------------------------------------------------
+
+function showSignedIn() {
+  const button = $("sign-in");
+  const signedIn = Boolean(auth.token());
+  button.textContent = t(signedIn ? "signedIn" : "signIn");
+  button.toggleAttribute("data-signed-in", signedIn);
+  $("sign-out").hidden = !signedIn;
+}
+
+function openSignIn(reason = "") {
+  const dialog = $("sign-in-dialog");
+  dialog.returnValue = "";
+  $("sign-in-reason").textContent = reason;
+  $("id-token").value = "";
+  if (!dialog.open) dialog.showModal();
+  $("id-token").focus();
+}
+
+function wireSignIn() {
+  const dialog = $("sign-in-dialog");
+  $("sign-in").addEventListener("click", () => openSignIn());
+  dialog.addEventListener("close", () => {
+    if (dialog.returnValue === "save") auth.signIn($("id-token").value);
+    else if (dialog.returnValue === "sign-out") auth.signOut();
+    else return;
+    showSignedIn();
+    refreshDocuments();
+  });
+  window.addEventListener("certiq:unauthorised", (event) => {
+    openSignIn(t("signInNeeded", { status: event.detail.status }));
+  });
+}
+
 function applyLanguage() {
   translatePage();
+  showSignedIn();
   $("language-toggle").textContent = t("languageToggle");
   renderConversation();
   if (state.active) selectAnswer(state.active.questionId, state.active.citationIds, { openViewer: !$("viewer").hidden });
@@ -528,7 +588,9 @@ function wire() {
   });
 }
 
+auth.fromFragment();
 setLanguage(language());
 wire();
+wireSignIn();
 applyLanguage();
 restoreConversation().finally(() => document.body.setAttribute("data-ready", "true"));
