@@ -601,6 +601,32 @@ def test_api_authentication_is_iam_or_cognito_by_parameter(template: dict[str, A
     assert pool["Properties"]["AdminCreateUserConfig"]["AllowAdminCreateUserOnly"] is True
 
 
+def test_an_optional_hosted_sign_in_returns_to_the_web_page(template: dict[str, Any]) -> None:
+    # GIVEN the hosted sign-in's condition, domain, app client and output
+    resources = template["Resources"]
+    page = {"Fn::Sub": "https://${CertiqApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}/Prod/"}
+    # THEN it exists only with Cognito auth and a domain prefix (empty by default)
+    assert template["Parameters"]["SignInDomainPrefix"]["Default"] == ""
+    assert template["Conditions"]["HasHostedSignIn"] == {
+        "Fn::And": [
+            {"Condition": "UseCognitoAuth"},
+            {"Fn::Not": [{"Fn::Equals": [{"Ref": "SignInDomainPrefix"}, ""]}]},
+        ]
+    }
+    domain = resources["ApiUserPoolDomain"]
+    assert domain["Condition"] == "HasHostedSignIn"
+    assert domain["Properties"]["Domain"] == {"Ref": "SignInDomainPrefix"}
+    # AND the app client returns the ID token (implicit grant, openid) to the web page only
+    client = resources["ApiUserPoolClient"]["Properties"]
+    assert client["CallbackURLs"]["Fn::If"][:2] == ["HasHostedSignIn", [page]]
+    assert client["AllowedOAuthFlows"]["Fn::If"][:2] == ["HasHostedSignIn", ["implicit"]]
+    assert "openid" in client["AllowedOAuthScopes"]["Fn::If"][1]
+    # AND the output opens the hosted UI asking for a token sent back to that page
+    url = template["Outputs"]["SignInUrl"]["Value"]["Fn::Sub"]
+    assert "response_type=token" in url[0] and url[0].endswith("redirect_uri=${Page}")
+    assert url[1]["Page"] == page
+
+
 def test_api_is_throttled_and_validates_requests(template: dict[str, Any]) -> None:
     # GIVEN the REST API
     api = template["Resources"]["CertiqApi"]["Properties"]
