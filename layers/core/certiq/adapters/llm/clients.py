@@ -98,6 +98,8 @@ class BuiltOnFirstUse:
         self._client: object | None = None
 
     def __getattr__(self, name: str) -> Any:
+        if name in {"_build", "_client"}:  # not set yet (copy, pickle): no recursion
+            raise AttributeError(name)
         if self._client is None:
             self._client = self._build()
         return getattr(self._client, name)
