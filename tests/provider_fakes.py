@@ -23,6 +23,9 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from certiq.adapters.llm.anthropic_chat import AnthropicChat
+from certiq.adapters.llm.clients import anthropic_client, openai_client
+from certiq.adapters.llm.openai_chat import OpenAIChat
 from certiq.config import LlmSettings
 
 
@@ -131,6 +134,29 @@ def llm_settings(server: ProviderServer, **overrides: object) -> LlmSettings:
     }
     fields.update(overrides)
     return LlmSettings.model_validate(fields)
+
+
+def anthropic_chat(
+    server: ProviderServer, *, max_output_tokens: int = 256, **settings: object
+) -> AnthropicChat:
+    """Claude's ChatModel on the fake (ANTHROPIC_API_KEY set: the provider_keys fixture)."""
+    llm = llm_settings(server, **settings)
+    return AnthropicChat(
+        anthropic_client(llm),
+        llm.anthropic_model,
+        max_output_tokens=max_output_tokens,
+        max_sentences=3,
+    )
+
+
+def openai_chat(
+    server: ProviderServer, *, max_output_tokens: int = 256, **settings: object
+) -> OpenAIChat:
+    """OpenAI's ChatModel on the fake (OPENAI_API_KEY set: the provider_keys fixture)."""
+    llm = llm_settings(server, **settings)
+    return OpenAIChat(
+        openai_client(llm), llm.openai_model, max_output_tokens=max_output_tokens, max_sentences=3
+    )
 
 
 # --- Anthropic Messages API shapes -----------------------------------------------------------

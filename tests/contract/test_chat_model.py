@@ -7,9 +7,6 @@ from collections.abc import Callable
 
 import pytest
 
-from certiq.adapters.llm.anthropic_chat import AnthropicChat
-from certiq.adapters.llm.clients import anthropic_client, openai_client
-from certiq.adapters.llm.openai_chat import OpenAIChat
 from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.config import AnswerSettings
 from certiq.models import ConversationTurn
@@ -17,9 +14,10 @@ from certiq.ports import ChatModel
 from tests.fakes import make_chunk, make_evidence
 from tests.provider_fakes import (
     ProviderServer,
+    anthropic_chat,
     anthropic_citing,
     by_provider,
-    llm_settings,
+    openai_chat,
     openai_citing,
 )
 
@@ -38,20 +36,6 @@ HISTORY = [ConversationTurn(question="Where are backups stored?", answer="In Fra
 Build = Callable[[ProviderServer], ChatModel]
 
 
-def anthropic_chat(server: ProviderServer) -> ChatModel:
-    settings = llm_settings(server)
-    return AnthropicChat(
-        anthropic_client(settings), "claude-sonnet-5", max_output_tokens=256, max_sentences=3
-    )
-
-
-def openai_chat(server: ProviderServer) -> ChatModel:
-    settings = llm_settings(server)
-    return OpenAIChat(
-        openai_client(settings), "gpt-4.1-mini", max_output_tokens=256, max_sentences=3
-    )
-
-
 def extractive(server: ProviderServer) -> ChatModel:
     return ExtractiveAnswerer(AnswerSettings())
 
@@ -60,10 +44,8 @@ def extractive(server: ProviderServer) -> ChatModel:
 def model(
     request: pytest.FixtureRequest,
     provider_server: ProviderServer,
-    monkeypatch: pytest.MonkeyPatch,
+    provider_keys: None,
 ) -> ChatModel:
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     provider_server.responder = by_provider(
         anthropic_citing("35 days"), openai_citing("35 days", "Backups are kept 35 days.")
     )

@@ -14,19 +14,20 @@ from certiq.adapters.llm.clients import anthropic_client, openai_client
 from certiq.adapters.llm.judge import LlmJudgeVerifier
 from certiq.adapters.llm.structured_output import AnthropicStructured, OpenAIStructured
 from certiq.adapters.local.nli import NliVerifier
-from certiq.config import LlmSettings, PolicySettings
-from certiq.models import Citation, Claim
+from certiq.config import PolicySettings
+from certiq.models import Claim
 from certiq.ports import ClaimSplitter, Verifier
 from certiq.trust.claims import RuleSplitter
 from certiq.trust.policy import decide
 from certiq.trust.verifier import HELD_OUT_MODEL_PATH, LexicalVerifier, load_model
-from tests.fakes import make_box
+from tests.fakes import make_citation
 from tests.provider_fakes import (
     ProviderServer,
     Recorded,
     Reply,
     anthropic_message,
     anthropic_tool_use,
+    llm_settings,
     openai_completion,
 )
 from tests.unit.test_nli_verifier import write_model
@@ -55,15 +56,6 @@ def provider(request: Recorded) -> Reply:
     return Reply(200, openai_completion(json.dumps(VERDICT if name == "verdict" else CLAIMS)))
 
 
-def llm_settings(server: ProviderServer) -> LlmSettings:
-    return LlmSettings(
-        anthropic_base_url=server.anthropic_url,
-        openai_base_url=server.openai_url,
-        timeout_seconds=2.0,
-        max_retries=0,
-    )
-
-
 def structured(kind: str, server: ProviderServer) -> AnthropicStructured | OpenAIStructured:
     settings = llm_settings(server)
     if kind == "anthropic":
@@ -86,11 +78,7 @@ SPLITTERS: dict[str, Callable[[ProviderServer], ClaimSplitter]] = {
 
 
 @pytest.fixture
-def keyed_server(
-    provider_server: ProviderServer, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[ProviderServer]:
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+def keyed_server(provider_server: ProviderServer, provider_keys: None) -> Iterator[ProviderServer]:
     provider_server.responder = provider
     yield provider_server
 
@@ -122,19 +110,7 @@ def test_nothing_is_entailed_by_no_evidence(verifier: Verifier) -> None:
 
 def test_each_decision_names_the_verifier_that_made_it(verifier: Verifier) -> None:
     quote = "Backups are kept for 35 days."
-    citation = Citation(
-        id="C1",
-        chunk_id="d:0",
-        doc_id="d",
-        file_name="d.pdf",
-        page=1,
-        boxes=[make_box()],
-        quote=quote,
-        start=0,
-        end=len(quote),
-        score=1.0,
-        valid=True,
-    )
+    citation = make_citation(quote)
     claim = Claim(id="K1", text=quote, citation_ids=["C1"])
     decision = decide(claim, {"C1": citation}, verifier, PolicySettings())
     assert decision.verifier == verifier.name

@@ -15,29 +15,15 @@ from tests.provider_fakes import (
     anthropic_error,
     anthropic_message,
     anthropic_text,
+    llm_settings,
     openai_completion,
     openai_error,
 )
 
-pytestmark = pytest.mark.unit
+pytestmark = [pytest.mark.unit, pytest.mark.usefixtures("provider_keys")]
 
 TURNS = [Turn("How long are backups kept?", "Backups are kept for 35 days.")]
 FOLLOW_UP = "and for contractors?"
-
-
-def settings_for(server: ProviderServer) -> LlmSettings:
-    return LlmSettings(
-        anthropic_base_url=server.anthropic_url,
-        openai_base_url=server.openai_url,
-        timeout_seconds=2.0,
-        max_retries=0,
-    )
-
-
-@pytest.fixture(autouse=True)
-def keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
 
 
 def test_anthropic_writes_the_query_from_the_conversation(provider_server: ProviderServer) -> None:
@@ -45,7 +31,7 @@ def test_anthropic_writes_the_query_from_the_conversation(provider_server: Provi
     provider_server.script = [
         Reply(200, anthropic_message([anthropic_text('Query: "contractor backup retention"')]))
     ]
-    rewriter = LlmQueryRewriter(settings_for(provider_server), "anthropic")
+    rewriter = LlmQueryRewriter(llm_settings(provider_server), "anthropic")
     # WHEN the follow-up is rewritten
     query = rewriter.rewrite(FOLLOW_UP, TURNS)
     # THEN the query comes back clean, and the request carried instructions, turns and question
@@ -61,7 +47,7 @@ def test_anthropic_writes_the_query_from_the_conversation(provider_server: Provi
 
 def test_openai_writes_the_query_from_the_conversation(provider_server: ProviderServer) -> None:
     provider_server.script = [Reply(200, openai_completion("contractor backup retention\n"))]
-    rewriter = LlmQueryRewriter(settings_for(provider_server), "openai")
+    rewriter = LlmQueryRewriter(llm_settings(provider_server), "openai")
     assert rewriter.rewrite(FOLLOW_UP, TURNS) == "contractor backup retention"
     (request,) = provider_server.requests
     assert request.path == "/v1/chat/completions"
@@ -70,7 +56,7 @@ def test_openai_writes_the_query_from_the_conversation(provider_server: Provider
 
 
 def test_provider_failures_surface_as_certiq_errors(provider_server: ProviderServer) -> None:
-    settings = settings_for(provider_server)
+    settings = llm_settings(provider_server)
     provider_server.script = [
         anthropic_error(529, "overloaded_error", "Overloaded"),
         openai_error(401, "invalid_request_error", "bad key"),
