@@ -17,9 +17,11 @@ from certiq.models import (
     Chunk,
     Citation,
     Claim,
+    ConversationTurn,
     Decision,
     DocumentRecord,
     DocumentStatus,
+    DraftSentence,
     EvidenceSpan,
     QAResponse,
     QuestionRecord,
@@ -30,7 +32,7 @@ from certiq.models import (
     Sentence,
     SourceRef,
 )
-from certiq.ports import SearchIndex, UrlVerdict
+from certiq.ports import ChatDraft, SearchIndex, UrlVerdict
 from certiq.retrieval.spans import sentence_span
 from certiq.text import content_terms
 
@@ -363,3 +365,27 @@ BACKUP_QUESTION = "How long are backups of customer data kept?"
 LOGS_RULE = "Logs are rotated weekly"
 BACKUP_RULE = "Backups of customer data are kept for 35 days"
 BACKUP_EVIDENCE = make_evidence(make_chunk(f"{LOGS_RULE}. {BACKUP_RULE}", doc_id="policy"))
+
+
+DENIAL = "Backups of customer data are not kept for 35 days."
+
+
+class DenyingModel:
+    """A chat model that states the best evidence sentence, then denies it (DENIAL), citing it
+    both times: the denial is contradicted by the evidence it cites and must be BLOCKED."""
+
+    name = "denying-fake"
+
+    def draft(
+        self,
+        question: str,
+        evidence: Sequence[EvidenceSpan],
+        history: Sequence[ConversationTurn] = (),
+    ) -> ChatDraft:
+        best = evidence[0]
+        return ChatDraft(
+            sentences=[
+                DraftSentence(text=best.text, citation_ids=[best.span_id]),
+                DraftSentence(text=DENIAL, citation_ids=[best.span_id]),
+            ]
+        )

@@ -18,20 +18,17 @@ from certiq.bootstrap import build_deps
 from certiq.config import EmbeddingSettings, PolicySettings, ReuseSettings, Settings
 from certiq.ingestion.service import Upload, ingest, remove
 from certiq.models import (
-    ConversationTurn,
-    DraftSentence,
-    EvidenceSpan,
     QAResponse,
     QuestionState,
     RenderState,
 )
-from certiq.ports import ChatDraft, Support, Verifier
+from certiq.ports import Support, Verifier
 from certiq.questions import receive
 from certiq.runtime.local import LocalRun, LocalRuntime
 from certiq.steps.deps import Deps
 from certiq.trust.certificate import check
 from tests.conftest import build_pdf
-from tests.fakes import HashingEmbedder
+from tests.fakes import DenyingModel, HashingEmbedder
 
 pytestmark = pytest.mark.pipeline
 
@@ -240,31 +237,11 @@ def test_a_changed_render_policy_is_not_served_by_answers_judged_under_the_old_o
     assert later.state.reuse is not None and "policy changed" in later.state.reuse.note
 
 
-class ContradictingModel:
-    """States the best evidence sentence, then denies it: the denial is BLOCKED."""
-
-    name = "contradicting-fake"
-
-    def draft(
-        self,
-        question: str,
-        evidence: Sequence[EvidenceSpan],
-        history: Sequence[ConversationTurn] = (),
-    ) -> ChatDraft:
-        best = evidence[0]
-        denial = "Backups of customer data are not kept for 35 days."
-        sentences = [
-            DraftSentence(text=best.text, citation_ids=[best.span_id]),
-            DraftSentence(text=denial, citation_ids=[best.span_id]),
-        ]
-        return ChatDraft(sentences=sentences)
-
-
 def test_an_answer_with_a_claim_not_verified_is_never_reused(tmp_path: Path) -> None:
     # GIVEN an answer whose second claim was BLOCKED (only the first was shown)
     deps = local_deps(tmp_path)
     ingest(upload(policy(OLD_FACT)), deps)
-    first = ask(dataclasses.replace(deps, chat_model=ContradictingModel()))
+    first = ask(dataclasses.replace(deps, chat_model=DenyingModel()))
     states = {claim.decision.state for claim in first.state.claims if claim.decision}
     assert RenderState.BLOCKED in states
     # WHEN the question is asked again THEN it is answered afresh
