@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from certiq.adapters.llm.anthropic_chat import AnthropicChat
-from certiq.errors import ProviderError, TransientError
 from certiq.models import ConversationTurn, DraftQuote
 from tests.fakes import BACKUP_EVIDENCE, BACKUP_QUESTION, BACKUP_RULE, LOGS_RULE
 from tests.provider_fakes import (
@@ -13,7 +12,6 @@ from tests.provider_fakes import (
     Reply,
     anthropic_char_citation,
     anthropic_chat,
-    anthropic_error,
     anthropic_message,
     anthropic_search_citation,
     anthropic_text,
@@ -204,46 +202,3 @@ def test_an_answer_cut_at_max_tokens_loses_its_unfinished_sentence(
     assert [s.text for s in chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE).sentences] == [
         "Backups are kept 35 days."
     ]
-
-
-def test_a_429_with_retry_after_is_retried_by_the_sdk(provider_server: ProviderServer) -> None:
-    # GIVEN one throttled reply asking to retry at once, then an answer; one SDK retry allowed
-    chat = anthropic_chat(provider_server, max_output_tokens=64, max_retries=1)
-    provider_server.script = [
-        anthropic_error(429, "rate_limit_error", "slow down", retry_after="0"),
-        cited_answer(),
-    ]
-
-    # WHEN asked THEN the second request answered
-    assert chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE).sentences
-    assert len(provider_server.requests) == 2
-
-
-@pytest.mark.parametrize(
-    ("reply", "error", "message"),
-    [
-        (anthropic_error(500, "api_error", "boom"), TransientError, "HTTP 500"),
-        (anthropic_error(529, "overloaded_error", "busy"), TransientError, "HTTP 529"),
-        (anthropic_error(400, "invalid_request_error", "bad"), ProviderError, "HTTP 400"),
-        (Reply(200, b"{not json"), ProviderError, "unreadable response body"),
-        (Reply(200, cited_answer().body, delay_seconds=1.5), TransientError, "unreachable"),
-    ],
-)
-def test_failures_left_after_the_sdk_retries_are_raised_and_named(
-    chat: AnthropicChat,
-    provider_server: ProviderServer,
-    reply: Reply,
-    error: type[Exception],
-    message: str,
-) -> None:
-    provider_server.responder = lambda request: reply
-    with pytest.raises(error, match=rf"anthropic draft: .*{message}"):
-        chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE)
-
-
-def test_a_body_of_another_shape_is_unusable(
-    chat: AnthropicChat, provider_server: ProviderServer
-) -> None:
-    provider_server.script = [Reply(200, {"unexpected": True})]
-    draft = chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE)
-    assert draft.problem == "the response has no content or no usage" and not draft.calls

@@ -7,7 +7,6 @@ import json
 import pytest
 
 from certiq.adapters.llm.openai_chat import OpenAIChat
-from certiq.errors import ProviderError, TransientError
 from certiq.models import ConversationTurn, DraftQuote
 from tests.fakes import BACKUP_EVIDENCE, BACKUP_QUESTION, BACKUP_RULE
 from tests.provider_fakes import (
@@ -15,7 +14,6 @@ from tests.provider_fakes import (
     Reply,
     openai_chat,
     openai_completion,
-    openai_error,
     openai_usage,
 )
 
@@ -118,42 +116,3 @@ def test_malformed_json_content_is_read_for_markers_before_it_is_given_up(
     assert [s.citation_ids for s in marked.sentences] == [[S2]]
     cut = chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE)
     assert cut.sentences == [] and cut.problem is not None and "length" in cut.problem
-
-
-def test_a_429_with_retry_after_is_retried_by_the_sdk(provider_server: ProviderServer) -> None:
-    chat = openai_chat(provider_server, max_output_tokens=64, max_retries=1)
-    provider_server.script = [
-        openai_error(429, "requests", "Rate limit reached", retry_after="0"),
-        structured(("Kept 35 days.", ["S2"])),
-    ]
-    assert chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE).sentences
-    assert len(provider_server.requests) == 2
-
-
-@pytest.mark.parametrize(
-    ("reply", "error", "message"),
-    [
-        (openai_error(500, "server_error", "boom"), TransientError, "HTTP 500"),
-        (openai_error(401, "invalid_request_error", "bad key"), ProviderError, "HTTP 401"),
-        (Reply(200, b"<html>bad gateway</html>"), ProviderError, "unreadable response body"),
-        (Reply(200, openai_completion("{}"), delay_seconds=1.5), TransientError, "unreachable"),
-    ],
-)
-def test_failures_left_after_the_sdk_retries_are_raised_and_named(
-    chat: OpenAIChat,
-    provider_server: ProviderServer,
-    reply: Reply,
-    error: type[Exception],
-    message: str,
-) -> None:
-    provider_server.responder = lambda request: reply
-    with pytest.raises(error, match=rf"openai draft: .*{message}"):
-        chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE)
-
-
-def test_a_body_of_another_shape_is_unusable(
-    chat: OpenAIChat, provider_server: ProviderServer
-) -> None:
-    provider_server.script = [Reply(200, {"unexpected": True})]
-    draft = chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE)
-    assert draft.problem == "the response has no choice or no usage"
