@@ -24,8 +24,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from certiq.adapters.llm.anthropic_chat import AnthropicChat
-from certiq.adapters.llm.clients import anthropic_client, openai_client
+from certiq.adapters.llm.clients import Provider, anthropic_client, openai_client
 from certiq.adapters.llm.openai_chat import OpenAIChat
+from certiq.adapters.llm.structured_output import AnthropicStructured, OpenAIStructured
 from certiq.config import LlmSettings
 
 
@@ -157,6 +158,18 @@ def openai_chat(
     return OpenAIChat(
         openai_client(llm), llm.openai_model, max_output_tokens=max_output_tokens, max_sentences=3
     )
+
+
+def structured_model(
+    provider: Provider, server: ProviderServer, **settings: object
+) -> AnthropicStructured | OpenAIStructured:
+    """The provider's structured-output model (the judge's, the claim splitter's) on the fake."""
+    llm = llm_settings(server, **settings)
+    if provider == "anthropic":
+        return AnthropicStructured(
+            anthropic_client(llm), llm.anthropic_model, llm.max_output_tokens
+        )
+    return OpenAIStructured(openai_client(llm), llm.openai_model, llm.max_output_tokens)
 
 
 # --- Anthropic Messages API shapes -----------------------------------------------------------

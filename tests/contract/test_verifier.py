@@ -10,9 +10,7 @@ from pathlib import Path
 import pytest
 
 from certiq.adapters.llm.claim_splitter import LlmClaimSplitter
-from certiq.adapters.llm.clients import anthropic_client, openai_client
 from certiq.adapters.llm.judge import LlmJudgeVerifier
-from certiq.adapters.llm.structured_output import AnthropicStructured, OpenAIStructured
 from certiq.adapters.local.nli import NliVerifier
 from certiq.config import PolicySettings
 from certiq.models import Claim
@@ -27,8 +25,8 @@ from tests.provider_fakes import (
     Reply,
     anthropic_message,
     anthropic_tool_use,
-    llm_settings,
     openai_completion,
+    structured_model,
 )
 from tests.unit.test_nli_verifier import write_model
 
@@ -56,24 +54,17 @@ def provider(request: Recorded) -> Reply:
     return Reply(200, openai_completion(json.dumps(VERDICT if name == "verdict" else CLAIMS)))
 
 
-def structured(kind: str, server: ProviderServer) -> AnthropicStructured | OpenAIStructured:
-    settings = llm_settings(server)
-    if kind == "anthropic":
-        return AnthropicStructured(anthropic_client(settings), settings.anthropic_model, 256)
-    return OpenAIStructured(openai_client(settings), settings.openai_model, 256)
-
-
 VERIFIERS: dict[str, Callable[[Path, ProviderServer], Verifier]] = {
     "lexical": lambda tmp, server: LexicalVerifier(),
     "lexical-held-out": lambda tmp, server: LexicalVerifier(model=load_model(HELD_OUT_MODEL_PATH)),
-    "llm-anthropic": lambda tmp, server: LlmJudgeVerifier(structured("anthropic", server)),
-    "llm-openai": lambda tmp, server: LlmJudgeVerifier(structured("openai", server)),
+    "llm-anthropic": lambda tmp, server: LlmJudgeVerifier(structured_model("anthropic", server)),
+    "llm-openai": lambda tmp, server: LlmJudgeVerifier(structured_model("openai", server)),
     "nli": lambda tmp, server: NliVerifier(write_model(tmp / "nli")),
 }
 SPLITTERS: dict[str, Callable[[ProviderServer], ClaimSplitter]] = {
     "rules": lambda server: RuleSplitter(),
-    "llm-anthropic": lambda server: LlmClaimSplitter(structured("anthropic", server)),
-    "llm-openai": lambda server: LlmClaimSplitter(structured("openai", server)),
+    "llm-anthropic": lambda server: LlmClaimSplitter(structured_model("anthropic", server)),
+    "llm-openai": lambda server: LlmClaimSplitter(structured_model("openai", server)),
 }
 
 

@@ -9,14 +9,11 @@ from typing import Any
 import pytest
 
 from certiq.adapters.llm.claim_splitter import LlmClaimSplitter
-from certiq.adapters.llm.clients import anthropic_client, openai_client
 from certiq.adapters.llm.judge import LlmJudgeVerifier
 from certiq.adapters.llm.structured_output import (
-    AnthropicStructured,
-    OpenAIStructured,
     UnusableOutput,
 )
-from certiq.config import LlmSettings, PolicySettings
+from certiq.config import PolicySettings
 from certiq.errors import ProviderError, TransientError
 from certiq.models import Claim, RenderState
 from certiq.trust.claims import compile_claims
@@ -29,9 +26,9 @@ from tests.provider_fakes import (
     anthropic_message,
     anthropic_text,
     anthropic_tool_use,
-    llm_settings,
     openai_completion,
     openai_error,
+    structured_model,
 )
 
 pytestmark = [pytest.mark.unit, pytest.mark.usefixtures("provider_keys")]
@@ -53,25 +50,14 @@ def verdict(label: str = "entail", entail: float = 0.93, **fields: Any) -> dict[
     return body
 
 
-def judge_settings(server: ProviderServer, **overrides: object) -> LlmSettings:
-    """The fake's settings with one SDK retry, unless told otherwise."""
-    return llm_settings(server, **{"max_retries": 1, **overrides})
+def anthropic_judge(server: ProviderServer, **settings: object) -> LlmJudgeVerifier:
+    """Claude as the judge, with one SDK retry unless told otherwise."""
+    return LlmJudgeVerifier(structured_model("anthropic", server, **{"max_retries": 1, **settings}))
 
 
-def anthropic_judge(server: ProviderServer, **overrides: object) -> LlmJudgeVerifier:
-    settings = judge_settings(server, **overrides)
-    model = AnthropicStructured(
-        anthropic_client(settings), settings.anthropic_model, settings.max_output_tokens
-    )
-    return LlmJudgeVerifier(model)
-
-
-def openai_judge(server: ProviderServer, **overrides: object) -> LlmJudgeVerifier:
-    settings = judge_settings(server, **overrides)
-    model = OpenAIStructured(
-        openai_client(settings), settings.openai_model, settings.max_output_tokens
-    )
-    return LlmJudgeVerifier(model)
+def openai_judge(server: ProviderServer, **settings: object) -> LlmJudgeVerifier:
+    """OpenAI as the judge, with one SDK retry unless told otherwise."""
+    return LlmJudgeVerifier(structured_model("openai", server, **{"max_retries": 1, **settings}))
 
 
 def tool_reply(tool_input: dict[str, Any], stop_reason: str = "tool_use") -> Reply:
@@ -273,10 +259,7 @@ def test_llm_splitter_decomposes_a_sentence_through_the_forced_tool(
     provider_server.script = [
         Reply(200, anthropic_message([anthropic_tool_use("atomicclaims", {"claims": claims})]))
     ]
-    settings = judge_settings(provider_server)
-    splitter = LlmClaimSplitter(
-        AnthropicStructured(anthropic_client(settings), settings.anthropic_model, 256)
-    )
+    splitter = LlmClaimSplitter(structured_model("anthropic", provider_server, max_retries=1))
     # WHEN compiled with it / THEN its claims, hedges stripped and recorded, named by the model
     sentence = Claim(
         id="K1", text="Backups are encrypted and may be kept 35 days.", citation_ids=[]
@@ -293,10 +276,7 @@ def test_llm_splitter_decomposes_a_sentence_through_the_forced_tool(
 def test_llm_splitter_failure_falls_back_to_the_rules(provider_server: ProviderServer) -> None:
     # GIVEN a model whose decomposition is not JSON
     provider_server.script = [json_reply("claims: one, two")]
-    settings = judge_settings(provider_server)
-    splitter = LlmClaimSplitter(
-        OpenAIStructured(openai_client(settings), settings.openai_model, 256)
-    )
+    splitter = LlmClaimSplitter(structured_model("openai", provider_server, max_retries=1))
     # WHEN compiled / THEN the rules split it and every claim says why
     sentence = Claim(
         id="K1", text="Backups are encrypted and logs are kept for 90 days.", citation_ids=[]
