@@ -14,6 +14,9 @@ The instructions are a fixed system prompt marked ``cache_control: ephemeral``, 
 last earlier turn of a conversation, so repeated prefixes are read from Anthropic's prompt cache
 (only once a prefix reaches the model's minimum cacheable length; shorter ones are not cached
 and report zero cache tokens). Usage is recorded with the cache counters.
+
+The flow around the request (timing, usage, the checks that make a draft usable) is
+certiq.adapters.llm.drafting's.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ if TYPE_CHECKING:
 PROVIDER: Final = "anthropic"
 
 
-class AnthropicChat(ProviderChat["anthropic.Anthropic", "Message"]):
+class AnthropicChat(ProviderChat["anthropic.Anthropic", "MessageParam", "Message"]):
     """Implements certiq.ports.ChatModel with the Anthropic Messages API and its citations."""
 
     provider = PROVIDER
@@ -78,17 +81,12 @@ class AnthropicChat(ProviderChat["anthropic.Anthropic", "Message"]):
         messages.append({"role": "user", "content": [*results, question_block]})
         return messages
 
-    def _create(
-        self,
-        question: str,
-        evidence: Sequence[EvidenceSpan],
-        history: Sequence[ConversationTurn],
-    ) -> Message:
+    def _create(self, messages: list[MessageParam]) -> Message:
         return self._client.messages.create(
             model=self._model,
             max_tokens=self._max_output_tokens,
             system=[{"type": "text", "text": self._system, "cache_control": {"type": "ephemeral"}}],
-            messages=self.messages(question, evidence, history),
+            messages=messages,
         )
 
     def _read(self, response: Message, ids: EvidenceIds, *, has_usage: bool) -> Reading | str:

@@ -23,6 +23,7 @@ from certiq.models import ConversationTurn, DraftSentence, EvidenceSpan, ModelCa
 from certiq.ports import ChatDraft
 
 ClientT = TypeVar("ClientT")
+MessageT = TypeVar("MessageT")
 ResponseT = TypeVar("ResponseT")
 
 
@@ -40,7 +41,7 @@ def earlier_turns(history: Sequence[ConversationTurn]) -> Iterator[tuple[str, st
         yield turn.question, turn.answer or NO_EARLIER_ANSWER
 
 
-class ProviderChat(ABC, Generic[ClientT, ResponseT]):
+class ProviderChat(ABC, Generic[ClientT, MessageT, ResponseT]):
     """A certiq.ports.ChatModel over one provider's SDK client; subclasses speak its API."""
 
     provider: ClassVar[Provider]
@@ -71,9 +72,10 @@ class ProviderChat(ABC, Generic[ClientT, ResponseT]):
         evidence: Sequence[EvidenceSpan],
         history: Sequence[ConversationTurn] = (),
     ) -> ChatDraft:
+        messages = self.messages(question, evidence, history)
         started = self._timer()
         with provider_errors(self.provider, "draft"):
-            response = self._create(question, evidence, history)
+            response = self._create(messages)
         latency_ms = round((self._timer() - started) * 1000, 3)
         call = self._call(response, latency_ms)
         calls = (call,) if call is not None else ()
@@ -89,12 +91,16 @@ class ProviderChat(ABC, Generic[ClientT, ResponseT]):
         return ChatDraft(sentences=reading.sentences, calls=calls, answerer=self.provider)
 
     @abstractmethod
-    def _create(
+    def messages(
         self,
         question: str,
         evidence: Sequence[EvidenceSpan],
-        history: Sequence[ConversationTurn],
-    ) -> ResponseT:
+        history: Sequence[ConversationTurn] = (),
+    ) -> list[MessageT]:
+        """The request's messages: earlier turns (``earlier_turns``), the evidence, the question."""
+
+    @abstractmethod
+    def _create(self, messages: list[MessageT]) -> ResponseT:
         """The one SDK request for a draft (called inside ``provider_errors``)."""
 
     @abstractmethod

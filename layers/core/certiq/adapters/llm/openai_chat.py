@@ -7,6 +7,9 @@ whole. A refusal (message.refusal) or a reply that parses to no cited sentence i
 fallback chain asks the next provider. A reply that is not the JSON asked for is read as marked
 prose ([S1] markers, <extract> tags) before it is given up on. OpenAI caches repeated prompt
 prefixes of 1,024 tokens or more by itself; the cached count is recorded.
+
+The flow around the request (timing, usage, the checks that make a draft usable) is
+certiq.adapters.llm.drafting's.
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ RESPONSE_FORMAT: Final[ResponseFormatJSONSchema] = {
 }
 
 
-class OpenAIChat(ProviderChat["openai.OpenAI", "ChatCompletion"]):
+class OpenAIChat(ProviderChat["openai.OpenAI", "ChatCompletionMessageParam", "ChatCompletion"]):
     """Implements certiq.ports.ChatModel with OpenAI Chat Completions and structured output."""
 
     provider = PROVIDER
@@ -83,15 +86,10 @@ class OpenAIChat(ProviderChat["openai.OpenAI", "ChatCompletion"]):
         )
         return messages
 
-    def _create(
-        self,
-        question: str,
-        evidence: Sequence[EvidenceSpan],
-        history: Sequence[ConversationTurn],
-    ) -> ChatCompletion:
+    def _create(self, messages: list[ChatCompletionMessageParam]) -> ChatCompletion:
         return self._client.chat.completions.create(
             model=self._model,
-            messages=self.messages(question, evidence, history),
+            messages=messages,
             max_completion_tokens=self._max_output_tokens,
             response_format=RESPONSE_FORMAT,
         )
