@@ -326,6 +326,13 @@ def openai_error(status: int, kind: str, message: str, **headers: str) -> Reply:
     return Reply(status, body, {name.replace("_", "-"): value for name, value in headers.items()})
 
 
+def text_reply(provider: Provider, text: str) -> Reply:
+    """A plain text answer in the provider's shape (one text block, or the first choice)."""
+    if provider == "anthropic":
+        return Reply(200, anthropic_message([anthropic_text(text)]))
+    return Reply(200, openai_completion(text))
+
+
 # --- responders that answer from the request, as the services would --------------------------
 
 _LABELLED_LINE = re.compile(r"^\[(S\d+)\] \([^)]*\) (.*)$", re.MULTILINE)

@@ -16,22 +16,15 @@ from tests.provider_fakes import (
     Recorded,
     Reply,
     anthropic_error,
-    anthropic_message,
-    anthropic_text,
     llm_settings,
     openai_completion,
     openai_error,
+    text_reply,
 )
 
 pytestmark = [pytest.mark.contract, pytest.mark.usefixtures("provider_keys")]
 
 PROVIDERS = ["anthropic", "openai"]
-
-
-def reply(provider: str, text: str) -> Reply:
-    if provider == "anthropic":
-        return Reply(200, anthropic_message([anthropic_text(text)]))
-    return Reply(200, openai_completion(text))
 
 
 def sent_text(provider: str, request: Recorded) -> tuple[str, str]:
@@ -49,7 +42,7 @@ def sent_text(provider: str, request: Recorded) -> tuple[str, str]:
 
 def translating(provider: str, translate: Callable[[str], str]) -> Callable[[Recorded], Reply]:
     def respond(request: Recorded) -> Reply:
-        return reply(provider, translate(sent_text(provider, request)[1]))
+        return text_reply(provider, translate(sent_text(provider, request)[1]))
 
     return respond
 
@@ -109,7 +102,7 @@ def test_name_finder_returns_only_names_written_in_the_text(
 ) -> None:
     # GIVEN a model that lists a real name, an invented one and a placeholder
     provider_server.script = [
-        reply(provider, 'Names: ["Marie Curie", "John Invented", "[EMAIL_1]"]'),
+        text_reply(provider, 'Names: ["Marie Curie", "John Invented", "[EMAIL_1]"]'),
     ]
     finder = model_name_finder(llm_settings(provider_server, provider=provider))
     # WHEN names are looked for in a redacted question
@@ -125,7 +118,7 @@ def test_name_finder_returns_only_names_written_in_the_text(
 def test_unparseable_name_reply_finds_no_names(
     provider: str, provider_server: ProviderServer
 ) -> None:
-    provider_server.script = [reply(provider, "I cannot tell.")]
+    provider_server.script = [text_reply(provider, "I cannot tell.")]
     finder = model_name_finder(llm_settings(provider_server, provider=provider))
     assert finder.find_names("Who approves leave?") == []
 

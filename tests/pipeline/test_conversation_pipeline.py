@@ -28,9 +28,8 @@ from tests.conftest import build_pdf
 from tests.provider_fakes import (
     ProviderServer,
     Reply,
-    anthropic_message,
-    anthropic_text,
     llm_settings,
+    text_reply,
 )
 
 pytestmark = pytest.mark.pipeline
@@ -133,7 +132,7 @@ def test_a_model_rewrites_the_follow_up_and_earlier_evidence_is_searched_again(
     first = ask(deps, FIRST, "conv-1")
     (cited,) = {citation.chunk_id for citation in first.state.citations}
     rewritten = "How long are invoices kept?"
-    provider_server.script = [Reply(200, anthropic_message([anthropic_text(rewritten)]))]
+    provider_server.script = [text_reply("anthropic", rewritten)]
 
     # WHEN the follow-up is asked
     follow_up = ask(deps, "How long are those kept?", "conv-1")

@@ -11,11 +11,10 @@ from tests.provider_fakes import (
     ProviderServer,
     Reply,
     anthropic_error,
-    anthropic_message,
-    anthropic_text,
     llm_settings,
     openai_completion,
     openai_error,
+    text_reply,
 )
 
 pytestmark = pytest.mark.unit
@@ -48,8 +47,8 @@ def test_clients_reach_the_configured_endpoint_with_settings_model(
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     provider_server.script = [
-        Reply(200, anthropic_message([anthropic_text("hi from claude")])),
-        Reply(200, openai_completion("hi from gpt")),
+        text_reply("anthropic", "hi from claude"),
+        text_reply("openai", "hi from gpt"),
     ]
     settings = llm_settings(provider_server)
 
@@ -110,7 +109,7 @@ def test_sdk_retries_a_429_before_giving_up(
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     provider_server.script = [
         openai_error(429, "requests", "Rate limit reached", retry_after="0"),
-        Reply(200, openai_completion("second time lucky")),
+        text_reply("openai", "second time lucky"),
     ]
 
     # WHEN asked THEN the SDK retried and the answer arrived

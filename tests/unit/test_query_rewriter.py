@@ -13,11 +13,10 @@ from tests.provider_fakes import (
     ProviderServer,
     Reply,
     anthropic_error,
-    anthropic_message,
-    anthropic_text,
     llm_settings,
     openai_completion,
     openai_error,
+    text_reply,
 )
 
 pytestmark = [pytest.mark.unit, pytest.mark.usefixtures("provider_keys")]
@@ -28,9 +27,7 @@ FOLLOW_UP = "and for contractors?"
 
 def test_anthropic_writes_the_query_from_the_conversation(provider_server: ProviderServer) -> None:
     # GIVEN the Messages API answering with a query on a labelled, quoted line
-    provider_server.script = [
-        Reply(200, anthropic_message([anthropic_text('Query: "contractor backup retention"')]))
-    ]
+    provider_server.script = [text_reply("anthropic", 'Query: "contractor backup retention"')]
     rewriter = LlmQueryRewriter(llm_settings(provider_server), "anthropic")
     # WHEN the follow-up is rewritten
     query = rewriter.rewrite(FOLLOW_UP, TURNS)
@@ -46,7 +43,7 @@ def test_anthropic_writes_the_query_from_the_conversation(provider_server: Provi
 
 
 def test_openai_writes_the_query_from_the_conversation(provider_server: ProviderServer) -> None:
-    provider_server.script = [Reply(200, openai_completion("contractor backup retention\n"))]
+    provider_server.script = [text_reply("openai", "contractor backup retention\n")]
     rewriter = LlmQueryRewriter(llm_settings(provider_server), "openai")
     assert rewriter.rewrite(FOLLOW_UP, TURNS) == "contractor backup retention"
     (request,) = provider_server.requests
@@ -61,7 +58,7 @@ def test_provider_failures_surface_as_certiq_errors(provider_server: ProviderSer
         anthropic_error(529, "overloaded_error", "Overloaded"),
         openai_error(401, "invalid_request_error", "bad key"),
         Reply(200, openai_completion(None, refusal="I can't help with that.")),
-        Reply(200, anthropic_message([anthropic_text("  \n ")])),
+        text_reply("anthropic", "  \n "),
     ]
     with pytest.raises(TransientError, match="HTTP 529"):
         LlmQueryRewriter(settings, "anthropic").rewrite(FOLLOW_UP, TURNS)
