@@ -113,3 +113,10 @@ def image_only_pdf() -> bytes:
 def provider_server() -> Iterator[ProviderServer]:
     """A fake Anthropic / OpenAI HTTP server on 127.0.0.1 (tests/provider_fakes.py)."""
     yield from serve_provider()
+
+
+@pytest.fixture
+def provider_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keys in both SDKs' variables, which their clients need; the provider fakes accept any."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")

@@ -17,9 +17,11 @@ from certiq.models import (
     Chunk,
     Citation,
     Claim,
+    ConversationTurn,
     Decision,
     DocumentRecord,
     DocumentStatus,
+    DraftSentence,
     EvidenceSpan,
     QAResponse,
     QuestionRecord,
@@ -30,7 +32,8 @@ from certiq.models import (
     Sentence,
     SourceRef,
 )
-from certiq.ports import SearchIndex, UrlVerdict
+from certiq.ports import ChatDraft, SearchIndex, UrlVerdict
+from certiq.retrieval.spans import sentence_span
 from certiq.text import content_terms
 
 EPOCH = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
@@ -212,19 +215,22 @@ def make_state(
     return QuestionState(question_id=question_id, question=question, received_at=EPOCH)
 
 
-def make_citation() -> Citation:
+def make_citation(
+    quote: str = "Refunds are accepted within 30 days", *, cid: str = "C1", valid: bool = True
+) -> Citation:
+    """A citation quoting the start of doc-1's first chunk."""
     return Citation(
-        id="C1",
+        id=cid,
         chunk_id="doc-1:0",
         doc_id="doc-1",
         file_name="doc-1.pdf",
         page=1,
         boxes=[make_box()],
-        quote="Refunds are accepted within 30 days",
+        quote=quote,
         start=0,
-        end=35,
+        end=len(quote),
         score=0.9,
-        valid=True,
+        valid=valid,
     )
 
 
@@ -345,27 +351,41 @@ class FakeUrlChecker:
         )
 
 
-def make_evidence(*chunks: Chunk, file_name: str = "policy.pdf") -> list[EvidenceSpan]:
-    """Every sentence of the chunks as an evidence span (span id chunk_id:index), best first."""
-    spans: list[EvidenceSpan] = []
-    for chunk in chunks:
-        for index, sentence in enumerate(chunk.sentences):
-            spans.append(
-                EvidenceSpan(
-                    span_id=f"{chunk.chunk_id}:{index}",
-                    chunk_id=chunk.chunk_id,
-                    doc_id=chunk.doc_id,
-                    file_name=file_name,
-                    version=chunk.source.version,
-                    sha256=chunk.source.sha256,
-                    text=sentence.text,
-                    start=sentence.start,
-                    end=sentence.end,
-                    page=sentence.page,
-                    boxes=sentence.boxes,
-                    score=1.0 - len(spans) / 100,
-                    chunk_score=1.0,
-                    chunk_ordinal=chunk.ordinal,
-                )
-            )
-    return spans
+def make_evidence(*chunks: Chunk) -> list[EvidenceSpan]:
+    """Every sentence of the chunks as an evidence span, best first (scores 1, 0.99, ...)."""
+    sentences = [(chunk, index) for chunk in chunks for index in range(len(chunk.sentences))]
+    return [
+        sentence_span(chunk, index, score=1.0 - rank / 100, chunk_score=1.0)
+        for rank, (chunk, index) in enumerate(sentences)
+    ]
+
+
+# A policy of two sentences, logs then backups, as evidence: what the chat adapters draft from.
+BACKUP_QUESTION = "How long are backups of customer data kept?"
+LOGS_RULE = "Logs are rotated weekly"
+BACKUP_RULE = "Backups of customer data are kept for 35 days"
+BACKUP_EVIDENCE = make_evidence(make_chunk(f"{LOGS_RULE}. {BACKUP_RULE}", doc_id="policy"))
+
+
+DENIAL = "Backups of customer data are not kept for 35 days."
+
+
+class DenyingModel:
+    """A chat model that states the best evidence sentence, then denies it (DENIAL), citing it
+    both times: the denial is contradicted by the evidence it cites and must be BLOCKED."""
+
+    name = "denying-fake"
+
+    def draft(
+        self,
+        question: str,
+        evidence: Sequence[EvidenceSpan],
+        history: Sequence[ConversationTurn] = (),
+    ) -> ChatDraft:
+        best = evidence[0]
+        return ChatDraft(
+            sentences=[
+                DraftSentence(text=best.text, citation_ids=[best.span_id]),
+                DraftSentence(text=DENIAL, citation_ids=[best.span_id]),
+            ]
+        )

@@ -23,6 +23,10 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from certiq.adapters.llm.anthropic_chat import AnthropicChat
+from certiq.adapters.llm.clients import Provider, anthropic_client, openai_client
+from certiq.adapters.llm.openai_chat import OpenAIChat
+from certiq.adapters.llm.structured_output import AnthropicStructured, OpenAIStructured
 from certiq.config import LlmSettings
 
 
@@ -131,6 +135,41 @@ def llm_settings(server: ProviderServer, **overrides: object) -> LlmSettings:
     }
     fields.update(overrides)
     return LlmSettings.model_validate(fields)
+
+
+def anthropic_chat(
+    server: ProviderServer, *, max_output_tokens: int = 256, **settings: object
+) -> AnthropicChat:
+    """Claude's ChatModel on the fake (ANTHROPIC_API_KEY set: the provider_keys fixture)."""
+    llm = llm_settings(server, **settings)
+    return AnthropicChat(
+        anthropic_client(llm),
+        llm.anthropic_model,
+        max_output_tokens=max_output_tokens,
+        max_sentences=3,
+    )
+
+
+def openai_chat(
+    server: ProviderServer, *, max_output_tokens: int = 256, **settings: object
+) -> OpenAIChat:
+    """OpenAI's ChatModel on the fake (OPENAI_API_KEY set: the provider_keys fixture)."""
+    llm = llm_settings(server, **settings)
+    return OpenAIChat(
+        openai_client(llm), llm.openai_model, max_output_tokens=max_output_tokens, max_sentences=3
+    )
+
+
+def structured_model(
+    provider: Provider, server: ProviderServer, **settings: object
+) -> AnthropicStructured | OpenAIStructured:
+    """The provider's structured-output model (the judge's, the claim splitter's) on the fake."""
+    llm = llm_settings(server, **settings)
+    if provider == "anthropic":
+        return AnthropicStructured(
+            anthropic_client(llm), llm.anthropic_model, llm.max_output_tokens
+        )
+    return OpenAIStructured(openai_client(llm), llm.openai_model, llm.max_output_tokens)
 
 
 # --- Anthropic Messages API shapes -----------------------------------------------------------
@@ -285,6 +324,13 @@ def openai_error(status: int, kind: str, message: str, **headers: str) -> Reply:
     """kind: invalid_request_error, rate_limit_exceeded / requests, server_error, ..."""
     body = {"error": {"message": message, "type": kind, "param": None, "code": None}}
     return Reply(status, body, {name.replace("_", "-"): value for name, value in headers.items()})
+
+
+def text_reply(provider: Provider, text: str) -> Reply:
+    """A plain text answer in the provider's shape (one text block, or the first choice)."""
+    if provider == "anthropic":
+        return Reply(200, anthropic_message([anthropic_text(text)]))
+    return Reply(200, openai_completion(text))
 
 
 # --- responders that answer from the request, as the services would --------------------------

@@ -25,6 +25,7 @@ from certiq.adapters.aws.dynamodb_stores import (
 from certiq.adapters.aws.kms_signer import KmsSigner
 from certiq.adapters.aws.s3_blobs import S3BlobStore
 from certiq.adapters.aws.tables import TABLE_KEYS, create_table_args
+from certiq.adapters.aws.verified_answers import DynamoVerifiedAnswerStore
 from certiq.adapters.local.blob_folder import FolderBlobStore
 from certiq.adapters.local.fts_index import SqliteSearchIndex
 from certiq.adapters.local.key_file_signer import KeyFileSigner
@@ -34,6 +35,7 @@ from certiq.adapters.local.sqlite_stores import (
     SqliteDocumentStore,
     SqliteQuestionStore,
 )
+from certiq.adapters.local.verified_answers import SqliteVerifiedAnswerStore
 from certiq.ports import (
     BlobStore,
     CertificateStore,
@@ -41,6 +43,7 @@ from certiq.ports import (
     QuestionStore,
     SearchIndex,
     Signer,
+    VerifiedAnswerStore,
 )
 from tests.fakes import FixedClock
 
@@ -177,6 +180,14 @@ def certificate_store(request: pytest.FixtureRequest) -> CertificateStore:
         return SqliteCertificateStore(request.getfixturevalue("db"))
     aws: Aws = request.getfixturevalue("aws")
     return DynamoCertificateStore(aws.dynamodb, aws.tables["certificates"])
+
+
+@pytest.fixture(params=["sqlite", "dynamodb"])
+def verified_answer_store(request: pytest.FixtureRequest) -> VerifiedAnswerStore:
+    if request.param == "sqlite":
+        return SqliteVerifiedAnswerStore(request.getfixturevalue("db"))
+    aws: Aws = request.getfixturevalue("aws")
+    return DynamoVerifiedAnswerStore(aws.dynamodb, aws.tables["answers"])
 
 
 @pytest.fixture(scope="session")

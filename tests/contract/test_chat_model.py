@@ -7,20 +7,25 @@ from collections.abc import Callable
 
 import pytest
 
-from certiq.adapters.llm.anthropic_chat import AnthropicChat
-from certiq.adapters.llm.clients import anthropic_client, openai_client
-from certiq.adapters.llm.openai_chat import OpenAIChat
 from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.config import AnswerSettings
+from certiq.errors import ProviderError, TransientError
 from certiq.models import ConversationTurn
 from certiq.ports import ChatModel
 from tests.fakes import make_chunk, make_evidence
 from tests.provider_fakes import (
     ProviderServer,
+    Reply,
+    anthropic_chat,
     anthropic_citing,
+    anthropic_error,
+    anthropic_message,
+    anthropic_text,
     by_provider,
-    llm_settings,
+    openai_chat,
     openai_citing,
+    openai_completion,
+    openai_error,
 )
 
 pytestmark = pytest.mark.contract
@@ -38,20 +43,6 @@ HISTORY = [ConversationTurn(question="Where are backups stored?", answer="In Fra
 Build = Callable[[ProviderServer], ChatModel]
 
 
-def anthropic_chat(server: ProviderServer) -> ChatModel:
-    settings = llm_settings(server)
-    return AnthropicChat(
-        anthropic_client(settings), "claude-sonnet-5", max_output_tokens=256, max_sentences=3
-    )
-
-
-def openai_chat(server: ProviderServer) -> ChatModel:
-    settings = llm_settings(server)
-    return OpenAIChat(
-        openai_client(settings), "gpt-4.1-mini", max_output_tokens=256, max_sentences=3
-    )
-
-
 def extractive(server: ProviderServer) -> ChatModel:
     return ExtractiveAnswerer(AnswerSettings())
 
@@ -60,10 +51,8 @@ def extractive(server: ProviderServer) -> ChatModel:
 def model(
     request: pytest.FixtureRequest,
     provider_server: ProviderServer,
-    monkeypatch: pytest.MonkeyPatch,
+    provider_keys: None,
 ) -> ChatModel:
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     provider_server.responder = by_provider(
         anthropic_citing("35 days"), openai_citing("35 days", "Backups are kept 35 days.")
     )
@@ -102,3 +91,108 @@ def test_calls_report_their_tokens_and_the_offline_answerer_makes_none(model: Ch
 def test_no_evidence_means_no_cited_sentence(model: ChatModel) -> None:
     draft = model.draft(QUESTION, [])
     assert not any(sentence.citation_ids for sentence in draft.sentences)
+
+
+# --- the LLM adapters over their SDKs: what is retried, raised, or unusable --------------------
+
+LLM_CHATS: dict[str, Callable[..., ChatModel]] = {
+    "anthropic": anthropic_chat,
+    "openai": openai_chat,
+}
+ANSWERS = by_provider(
+    anthropic_citing("35 days"), openai_citing("35 days", "Backups are kept 35 days.")
+)
+
+
+@pytest.mark.parametrize(
+    ("provider", "throttled"),
+    [
+        ("anthropic", anthropic_error(429, "rate_limit_error", "slow down", retry_after="0")),
+        ("openai", openai_error(429, "requests", "Rate limit reached", retry_after="0")),
+    ],
+)
+def test_a_429_with_retry_after_is_retried_by_the_sdk(
+    provider_server: ProviderServer, provider_keys: None, provider: str, throttled: Reply
+) -> None:
+    # GIVEN one throttled reply asking to retry at once, then an answer; one SDK retry allowed
+    chat = LLM_CHATS[provider](provider_server, max_output_tokens=64, max_retries=1)
+    provider_server.script = [throttled]
+    provider_server.responder = ANSWERS
+
+    # WHEN asked THEN the second request answered
+    assert chat.draft(QUESTION, EVIDENCE).sentences
+    assert len(provider_server.requests) == 2
+
+
+@pytest.mark.parametrize(
+    ("provider", "reply", "error", "message"),
+    [
+        ("anthropic", anthropic_error(500, "api_error", "boom"), TransientError, "HTTP 500"),
+        ("anthropic", anthropic_error(529, "overloaded_error", "busy"), TransientError, "HTTP 529"),
+        (
+            "anthropic",
+            anthropic_error(400, "invalid_request_error", "bad"),
+            ProviderError,
+            "HTTP 400",
+        ),
+        ("anthropic", Reply(200, b"{not json"), ProviderError, "unreadable response body"),
+        (
+            "anthropic",
+            Reply(200, anthropic_message([anthropic_text("Late.")]), delay_seconds=1.5),
+            TransientError,
+            "unreachable",
+        ),
+        ("openai", openai_error(500, "server_error", "boom"), TransientError, "HTTP 500"),
+        (
+            "openai",
+            openai_error(401, "invalid_request_error", "bad key"),
+            ProviderError,
+            "HTTP 401",
+        ),
+        (
+            "openai",
+            Reply(200, b"<html>bad gateway</html>"),
+            ProviderError,
+            "unreadable response body",
+        ),
+        (
+            "openai",
+            Reply(200, openai_completion("{}"), delay_seconds=1.5),
+            TransientError,
+            "unreachable",
+        ),
+    ],
+)
+def test_failures_left_after_the_sdk_retries_are_raised_and_named(
+    provider_server: ProviderServer,
+    provider_keys: None,
+    provider: str,
+    reply: Reply,
+    error: type[Exception],
+    message: str,
+) -> None:
+    # GIVEN a provider answering every request (SDK retries included) with a failure
+    chat = LLM_CHATS[provider](provider_server, timeout_seconds=1.0)
+    provider_server.responder = lambda request: reply
+
+    # WHEN asked THEN a certiq error is raised naming provider, action and the failure
+    with pytest.raises(error, match=rf"{provider} draft: .*{message}"):
+        chat.draft(QUESTION, EVIDENCE)
+
+
+@pytest.mark.parametrize(
+    ("provider", "problem"),
+    [
+        ("anthropic", "the response has no content or no usage"),
+        ("openai", "the response has no choice or no usage"),
+    ],
+)
+def test_a_body_of_another_shape_is_unusable(
+    provider_server: ProviderServer, provider_keys: None, provider: str, problem: str
+) -> None:
+    # GIVEN a 200 whose JSON is not the API's shape
+    provider_server.script = [Reply(200, {"unexpected": True})]
+
+    # WHEN asked THEN the draft is unusable, saying why, and no call is counted
+    draft = LLM_CHATS[provider](provider_server).draft(QUESTION, EVIDENCE)
+    assert draft.problem == problem and not draft.calls

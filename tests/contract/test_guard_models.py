@@ -9,7 +9,6 @@ from collections.abc import Callable
 import pytest
 
 from certiq.adapters.llm.guard_models import model_name_finder, model_translator
-from certiq.config import LlmSettings
 from certiq.errors import ProviderError, TransientError
 from certiq.guardrails.translation import TranslationBroken
 from tests.provider_fakes import (
@@ -17,39 +16,15 @@ from tests.provider_fakes import (
     Recorded,
     Reply,
     anthropic_error,
-    anthropic_message,
-    anthropic_text,
+    llm_settings,
     openai_completion,
     openai_error,
+    text_reply,
 )
 
-pytestmark = pytest.mark.contract
+pytestmark = [pytest.mark.contract, pytest.mark.usefixtures("provider_keys")]
 
 PROVIDERS = ["anthropic", "openai"]
-
-
-def settings_for(server: ProviderServer, provider: str) -> LlmSettings:
-    return LlmSettings.model_validate(
-        {
-            "provider": provider,
-            "anthropic_base_url": server.anthropic_url,
-            "openai_base_url": server.openai_url,
-            "timeout_seconds": 2.0,
-            "max_retries": 0,
-        }
-    )
-
-
-@pytest.fixture(autouse=True)
-def _keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-
-
-def reply(provider: str, text: str) -> Reply:
-    if provider == "anthropic":
-        return Reply(200, anthropic_message([anthropic_text(text)]))
-    return Reply(200, openai_completion(text))
 
 
 def sent_text(provider: str, request: Recorded) -> tuple[str, str]:
@@ -67,7 +42,7 @@ def sent_text(provider: str, request: Recorded) -> tuple[str, str]:
 
 def translating(provider: str, translate: Callable[[str], str]) -> Callable[[Recorded], Reply]:
     def respond(request: Recorded) -> Reply:
-        return reply(provider, translate(sent_text(provider, request)[1]))
+        return text_reply(provider, translate(sent_text(provider, request)[1]))
 
     return respond
 
@@ -85,7 +60,7 @@ def test_translation_keeps_markers_quotes_and_placeholders(
         return text
 
     provider_server.responder = translating(provider, french)
-    translator = model_translator(settings_for(provider_server, provider))
+    translator = model_translator(llm_settings(provider_server, provider=provider))
     answer = 'Backups are kept 35 days [C1], "as stated in policy" per [EMAIL_1].'
 
     # WHEN the answer is translated to French
@@ -116,7 +91,7 @@ def test_a_translation_that_breaks_protected_text_is_refused(
     provider: str, damage: Callable[[str], str], provider_server: ProviderServer
 ) -> None:
     provider_server.responder = translating(provider, damage)
-    translator = model_translator(settings_for(provider_server, provider))
+    translator = model_translator(llm_settings(provider_server, provider=provider))
     with pytest.raises(TranslationBroken):
         translator.translate("Kept 35 days [C1] and [C2].", "en", "fr")
 
@@ -127,9 +102,9 @@ def test_name_finder_returns_only_names_written_in_the_text(
 ) -> None:
     # GIVEN a model that lists a real name, an invented one and a placeholder
     provider_server.script = [
-        reply(provider, 'Names: ["Marie Curie", "John Invented", "[EMAIL_1]"]'),
+        text_reply(provider, 'Names: ["Marie Curie", "John Invented", "[EMAIL_1]"]'),
     ]
-    finder = model_name_finder(settings_for(provider_server, provider))
+    finder = model_name_finder(llm_settings(provider_server, provider=provider))
     # WHEN names are looked for in a redacted question
     names = finder.find_names("Did Marie Curie ask [EMAIL_1] about leave?")
     # THEN only the name the text holds is kept, and the prompt forbids following the text
@@ -143,8 +118,8 @@ def test_name_finder_returns_only_names_written_in_the_text(
 def test_unparseable_name_reply_finds_no_names(
     provider: str, provider_server: ProviderServer
 ) -> None:
-    provider_server.script = [reply(provider, "I cannot tell.")]
-    finder = model_name_finder(settings_for(provider_server, provider))
+    provider_server.script = [text_reply(provider, "I cannot tell.")]
+    finder = model_name_finder(llm_settings(provider_server, provider=provider))
     assert finder.find_names("Who approves leave?") == []
 
 
@@ -163,13 +138,13 @@ def test_provider_failures_are_transient_or_not(
     provider: str, failure: Reply, error: type[Exception], provider_server: ProviderServer
 ) -> None:
     provider_server.script = [failure]
-    translator = model_translator(settings_for(provider_server, provider))
+    translator = model_translator(llm_settings(provider_server, provider=provider))
     with pytest.raises(error, match=f"{provider} translate"):
         translator.translate("Combien de jours ?", "fr", "en")
 
 
 def test_openai_refusal_is_a_provider_error(provider_server: ProviderServer) -> None:
     provider_server.script = [Reply(200, openai_completion(None, refusal="I can't help."))]
-    translator = model_translator(settings_for(provider_server, "openai"))
+    translator = model_translator(llm_settings(provider_server, provider="openai"))
     with pytest.raises(ProviderError, match="refused"):
         translator.translate("Combien de jours ?", "fr", "en")

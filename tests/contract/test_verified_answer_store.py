@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from certiq.adapters.aws.verified_answers import DynamoVerifiedAnswerStore
-from certiq.adapters.local.verified_answers import SqliteVerifiedAnswerStore
 from certiq.bootstrap import build_deps
 from certiq.config import AwsSettings, OpenSearchSettings, ReuseSettings, Settings
 from certiq.models import CertifiedDocument, VerifiedAnswer
@@ -20,14 +19,6 @@ from tests.fakes import EPOCH
 pytestmark = pytest.mark.contract
 
 TENANT = "tenant-a"
-
-
-@pytest.fixture(params=["sqlite", "dynamodb"])
-def store(request: pytest.FixtureRequest) -> VerifiedAnswerStore:
-    if request.param == "sqlite":
-        return SqliteVerifiedAnswerStore(request.getfixturevalue("db"))
-    aws: Aws = request.getfixturevalue("aws")
-    return DynamoVerifiedAnswerStore(aws.dynamodb, aws.tables["answers"])
 
 
 def answer(
@@ -59,13 +50,15 @@ def ids(answers: list[VerifiedAnswer]) -> list[str]:
     return [a.question_id for a in answers]
 
 
-def test_a_stored_answer_comes_back_whole(store: VerifiedAnswerStore) -> None:
+def test_a_stored_answer_comes_back_whole(verified_answer_store: VerifiedAnswerStore) -> None:
     # GIVEN an answer with an embedding and one without
     with_vector = answer("q1", embedding=[0.6, 0.8, 0.0, 0.0])
-    store.put(with_vector)
-    store.put(answer("q2", minutes=1))
+    verified_answer_store.put(with_vector)
+    verified_answer_store.put(answer("q2", minutes=1))
     # WHEN the candidates are read
-    found = {a.question_id: a for a in store.candidates(TENANT, None, "terms-1", 10)}
+    found = {
+        a.question_id: a for a in verified_answer_store.candidates(TENANT, None, "terms-1", 10)
+    }
     # THEN each comes back as stored (the vector as float32)
     assert set(found) == {"q1", "q2"}
     assert found["q1"].model_dump(exclude={"embedding"}) == with_vector.model_dump(
@@ -75,45 +68,53 @@ def test_a_stored_answer_comes_back_whole(store: VerifiedAnswerStore) -> None:
     assert found["q2"].embedding is None and found["q2"].embedder is None
 
 
-def test_candidates_are_newest_first_and_bounded(store: VerifiedAnswerStore) -> None:
+def test_candidates_are_newest_first_and_bounded(
+    verified_answer_store: VerifiedAnswerStore,
+) -> None:
     # GIVEN five answers with other terms, asked a minute apart
     for minute in range(5):
-        store.put(answer(f"q{minute}", minutes=minute, terms_key=f"other-{minute}"))
+        verified_answer_store.put(answer(f"q{minute}", minutes=minute, terms_key=f"other-{minute}"))
     # WHEN at most three candidates are asked for
-    found = store.candidates(TENANT, None, "terms-none", 3)
+    found = verified_answer_store.candidates(TENANT, None, "terms-none", 3)
     # THEN the three newest come back, newest first
     assert ids(found) == ["q4", "q3", "q2"]
 
 
-def test_same_terms_answers_are_found_whatever_their_age(store: VerifiedAnswerStore) -> None:
+def test_same_terms_answers_are_found_whatever_their_age(
+    verified_answer_store: VerifiedAnswerStore,
+) -> None:
     # GIVEN an old answer with the asked terms, then many newer ones with other terms
-    store.put(answer("old", minutes=0, terms_key="asked"))
+    verified_answer_store.put(answer("old", minutes=0, terms_key="asked"))
     for minute in range(1, 6):
-        store.put(answer(f"new{minute}", minutes=minute, terms_key="other"))
+        verified_answer_store.put(answer(f"new{minute}", minutes=minute, terms_key="other"))
     # WHEN two candidates are asked for, with the old answer's terms key
-    found = store.candidates(TENANT, None, "asked", 2)
+    found = verified_answer_store.candidates(TENANT, None, "asked", 2)
     # THEN the two newest come back and, beyond that bound, the same-terms one
     assert ids(found) == ["new5", "new4", "old"]
 
 
-def test_candidates_stay_within_tenant_and_collection(store: VerifiedAnswerStore) -> None:
+def test_candidates_stay_within_tenant_and_collection(
+    verified_answer_store: VerifiedAnswerStore,
+) -> None:
     # GIVEN answers of another tenant and of a collection, with the same terms
-    store.put(answer("mine", minutes=0))
-    store.put(answer("theirs", minutes=1, tenant="tenant-b"))
-    store.put(answer("hr", minutes=2, collection="hr"))
+    verified_answer_store.put(answer("mine", minutes=0))
+    verified_answer_store.put(answer("theirs", minutes=1, tenant="tenant-b"))
+    verified_answer_store.put(answer("hr", minutes=2, collection="hr"))
     # THEN each scope sees only its own
-    assert ids(store.candidates(TENANT, None, "terms-1", 10)) == ["mine"]
-    assert ids(store.candidates("tenant-b", None, "terms-1", 10)) == ["theirs"]
-    assert ids(store.candidates(TENANT, "hr", "terms-1", 10)) == ["hr"]
-    assert store.candidates("tenant-c", None, "terms-1", 10) == []
+    assert ids(verified_answer_store.candidates(TENANT, None, "terms-1", 10)) == ["mine"]
+    assert ids(verified_answer_store.candidates("tenant-b", None, "terms-1", 10)) == ["theirs"]
+    assert ids(verified_answer_store.candidates(TENANT, "hr", "terms-1", 10)) == ["hr"]
+    assert verified_answer_store.candidates("tenant-c", None, "terms-1", 10) == []
 
 
-def test_putting_the_same_question_again_replaces_it(store: VerifiedAnswerStore) -> None:
+def test_putting_the_same_question_again_replaces_it(
+    verified_answer_store: VerifiedAnswerStore,
+) -> None:
     # GIVEN an answer stored twice (a retried Seal certificate), the second with a vector
-    store.put(answer("q1"))
-    store.put(answer("q1", embedding=[1.0, 0.0]))
+    verified_answer_store.put(answer("q1"))
+    verified_answer_store.put(answer("q1", embedding=[1.0, 0.0]))
     # THEN it is there once, as last written
-    (found,) = store.candidates(TENANT, None, "terms-1", 10)
+    (found,) = verified_answer_store.candidates(TENANT, None, "terms-1", 10)
     assert found.embedding == pytest.approx([1.0, 0.0])
 
 

@@ -10,17 +10,15 @@ from pathlib import Path
 import pytest
 
 from certiq.adapters.llm.claim_splitter import LlmClaimSplitter
-from certiq.adapters.llm.clients import anthropic_client, openai_client
 from certiq.adapters.llm.judge import LlmJudgeVerifier
-from certiq.adapters.llm.structured_output import AnthropicStructured, OpenAIStructured
 from certiq.adapters.local.nli import NliVerifier
-from certiq.config import LlmSettings, PolicySettings
-from certiq.models import Citation, Claim
+from certiq.config import PolicySettings
+from certiq.models import Claim
 from certiq.ports import ClaimSplitter, Verifier
 from certiq.trust.claims import RuleSplitter
 from certiq.trust.policy import decide
 from certiq.trust.verifier import HELD_OUT_MODEL_PATH, LexicalVerifier, load_model
-from tests.fakes import make_box
+from tests.fakes import make_citation
 from tests.provider_fakes import (
     ProviderServer,
     Recorded,
@@ -28,6 +26,7 @@ from tests.provider_fakes import (
     anthropic_message,
     anthropic_tool_use,
     openai_completion,
+    structured_model,
 )
 from tests.unit.test_nli_verifier import write_model
 
@@ -55,42 +54,22 @@ def provider(request: Recorded) -> Reply:
     return Reply(200, openai_completion(json.dumps(VERDICT if name == "verdict" else CLAIMS)))
 
 
-def llm_settings(server: ProviderServer) -> LlmSettings:
-    return LlmSettings(
-        anthropic_base_url=server.anthropic_url,
-        openai_base_url=server.openai_url,
-        timeout_seconds=2.0,
-        max_retries=0,
-    )
-
-
-def structured(kind: str, server: ProviderServer) -> AnthropicStructured | OpenAIStructured:
-    settings = llm_settings(server)
-    if kind == "anthropic":
-        return AnthropicStructured(anthropic_client(settings), settings.anthropic_model, 256)
-    return OpenAIStructured(openai_client(settings), settings.openai_model, 256)
-
-
 VERIFIERS: dict[str, Callable[[Path, ProviderServer], Verifier]] = {
     "lexical": lambda tmp, server: LexicalVerifier(),
     "lexical-held-out": lambda tmp, server: LexicalVerifier(model=load_model(HELD_OUT_MODEL_PATH)),
-    "llm-anthropic": lambda tmp, server: LlmJudgeVerifier(structured("anthropic", server)),
-    "llm-openai": lambda tmp, server: LlmJudgeVerifier(structured("openai", server)),
+    "llm-anthropic": lambda tmp, server: LlmJudgeVerifier(structured_model("anthropic", server)),
+    "llm-openai": lambda tmp, server: LlmJudgeVerifier(structured_model("openai", server)),
     "nli": lambda tmp, server: NliVerifier(write_model(tmp / "nli")),
 }
 SPLITTERS: dict[str, Callable[[ProviderServer], ClaimSplitter]] = {
     "rules": lambda server: RuleSplitter(),
-    "llm-anthropic": lambda server: LlmClaimSplitter(structured("anthropic", server)),
-    "llm-openai": lambda server: LlmClaimSplitter(structured("openai", server)),
+    "llm-anthropic": lambda server: LlmClaimSplitter(structured_model("anthropic", server)),
+    "llm-openai": lambda server: LlmClaimSplitter(structured_model("openai", server)),
 }
 
 
 @pytest.fixture
-def keyed_server(
-    provider_server: ProviderServer, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[ProviderServer]:
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+def keyed_server(provider_server: ProviderServer, provider_keys: None) -> Iterator[ProviderServer]:
     provider_server.responder = provider
     yield provider_server
 
@@ -122,19 +101,7 @@ def test_nothing_is_entailed_by_no_evidence(verifier: Verifier) -> None:
 
 def test_each_decision_names_the_verifier_that_made_it(verifier: Verifier) -> None:
     quote = "Backups are kept for 35 days."
-    citation = Citation(
-        id="C1",
-        chunk_id="d:0",
-        doc_id="d",
-        file_name="d.pdf",
-        page=1,
-        boxes=[make_box()],
-        quote=quote,
-        start=0,
-        end=len(quote),
-        score=1.0,
-        valid=True,
-    )
+    citation = make_citation(quote)
     claim = Claim(id="K1", text=quote, citation_ids=["C1"])
     decision = decide(claim, {"C1": citation}, verifier, PolicySettings())
     assert decision.verifier == verifier.name

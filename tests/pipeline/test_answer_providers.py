@@ -36,7 +36,7 @@ from tests.provider_fakes import (
     openai_error,
 )
 
-pytestmark = pytest.mark.pipeline
+pytestmark = [pytest.mark.pipeline, pytest.mark.usefixtures("provider_keys")]
 
 FACT = "Backups of customer data are kept for 35 days."
 OTHER = "The office is closed on public holidays."
@@ -77,12 +77,6 @@ def local_deps(
 def ask(deps: Deps, question: str = QUESTION, conversation_id: str | None = None) -> LocalRun:
     state = receive(question, deps, conversation_id=conversation_id)
     return LocalRuntime(deps, sleep=lambda seconds: None).run(state)
-
-
-@pytest.fixture(autouse=True)
-def _keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
 
 
 @pytest.mark.parametrize("provider", ["anthropic", "openai", "extractive"])
@@ -135,10 +129,8 @@ def test_with_the_primary_failing_every_call_the_fallback_answers_and_the_failur
     tmp_path: Path, provider_server: ProviderServer, make_pdf: MakePdf
 ) -> None:
     # GIVEN Claude failing every request with a 500, one SDK retry, then OpenAI, then offline
-    provider_server.responder = lambda request: (
-        anthropic_error(500, "api_error", "Internal server error")
-        if request.path.endswith("/messages")
-        else gpt(request)
+    provider_server.responder = by_provider(
+        lambda request: anthropic_error(500, "api_error", "Internal server error"), gpt
     )
     deps = local_deps(
         tmp_path, provider_server, make_pdf, ["anthropic", "openai", "extractive"], max_retries=1
@@ -165,10 +157,9 @@ def test_when_every_provider_fails_the_question_fails_naming_each(
     tmp_path: Path, provider_server: ProviderServer, make_pdf: MakePdf
 ) -> None:
     # GIVEN both providers refusing every request, and no offline answerer in the chain
-    provider_server.responder = lambda request: (
-        anthropic_error(401, "authentication_error", "invalid x-api-key")
-        if request.path.endswith("/messages")
-        else openai_error(400, "invalid_request_error", "model not found")
+    provider_server.responder = by_provider(
+        lambda request: anthropic_error(401, "authentication_error", "invalid x-api-key"),
+        lambda request: openai_error(400, "invalid_request_error", "model not found"),
     )
     deps = local_deps(tmp_path, provider_server, make_pdf, ["anthropic", "openai"])
 
@@ -237,10 +228,8 @@ def test_certiq_ask_says_which_provider_answered_and_what_it_cost(
     tmp_path: Path, provider_server: ProviderServer, make_pdf: MakePdf
 ) -> None:
     # GIVEN the CLI configured with Claude (failing every call), then OpenAI, by environment
-    provider_server.responder = lambda request: (
-        anthropic_error(529, "overloaded_error", "Overloaded")
-        if request.path.endswith("/messages")
-        else gpt(request)
+    provider_server.responder = by_provider(
+        lambda request: anthropic_error(529, "overloaded_error", "Overloaded"), gpt
     )
     pdf = tmp_path / "retention.pdf"
     pdf.write_bytes(make_pdf([["Retention policy.", FACT, OTHER]]))

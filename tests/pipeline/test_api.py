@@ -14,7 +14,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import pytest
 from jsonschema import Draft7Validator
@@ -41,6 +41,14 @@ QUESTION = "How long are backups of customer data kept?"
 POLL_DEADLINE_SECONDS = 10.0
 
 
+class RequestOptions(TypedDict, total=False):
+    """Api.fetch's keyword options, which Api.call passes on."""
+
+    raw: bytes | None
+    content_type: str
+    headers: dict[str, str] | None
+
+
 @dataclass
 class Api:
     """A running server, the deps behind it and the documents ingested before it started."""
@@ -51,16 +59,10 @@ class Api:
     server: ApiServer
 
     def call(
-        self,
-        method: str,
-        path: str,
-        body: Any = None,
-        *,
-        raw: bytes | None = None,
-        content_type: str = "application/json",
+        self, method: str, path: str, body: Any = None, **options: Unpack[RequestOptions]
     ) -> tuple[int, Any]:
         """Sends a request; returns the status and the JSON body (any status, 4xx included)."""
-        status, _, data = self.fetch(method, path, body, raw=raw, content_type=content_type)
+        status, _, data = self.fetch(method, path, body, **options)
         return status, json.loads(data or b"null")
 
     def fetch(

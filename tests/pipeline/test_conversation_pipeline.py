@@ -15,7 +15,6 @@ from certiq.bootstrap import build_deps
 from certiq.config import (
     ConversationSettings,
     EmbeddingSettings,
-    LlmSettings,
     RedactionSettings,
     RetrievalSettings,
     Settings,
@@ -26,7 +25,12 @@ from certiq.questions import receive
 from certiq.runtime.local import LocalRun, LocalRuntime
 from certiq.steps.deps import Deps
 from tests.conftest import build_pdf
-from tests.provider_fakes import ProviderServer, Reply, anthropic_message, anthropic_text
+from tests.provider_fakes import (
+    ProviderServer,
+    Reply,
+    llm_settings,
+    text_reply,
+)
 
 pytestmark = pytest.mark.pipeline
 
@@ -120,18 +124,15 @@ def test_a_follow_up_reuses_only_answers_to_the_same_rewritten_question(tmp_path
 
 
 def test_a_model_rewrites_the_follow_up_and_earlier_evidence_is_searched_again(
-    tmp_path: Path, provider_server: ProviderServer, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, provider_server: ProviderServer, provider_keys: None
 ) -> None:
     # GIVEN a model rewriter (a fake of the Anthropic API) and a search that keeps one chunk
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
-    llm = LlmSettings(
-        provider="anthropic", anthropic_base_url=provider_server.anthropic_url, max_retries=0
-    )
+    llm = llm_settings(provider_server, provider="anthropic")
     deps = deps_with_documents(tmp_path, llm=llm, retrieval=RetrievalSettings(top_k=1))
     first = ask(deps, FIRST, "conv-1")
     (cited,) = {citation.chunk_id for citation in first.state.citations}
     rewritten = "How long are invoices kept?"
-    provider_server.script = [Reply(200, anthropic_message([anthropic_text(rewritten)]))]
+    provider_server.script = [text_reply("anthropic", rewritten)]
 
     # WHEN the follow-up is asked
     follow_up = ask(deps, "How long are those kept?", "conv-1")
@@ -148,13 +149,10 @@ def test_a_model_rewrites_the_follow_up_and_earlier_evidence_is_searched_again(
 
 
 def test_when_the_model_fails_the_rules_rewrite_and_the_state_says_why(
-    tmp_path: Path, provider_server: ProviderServer, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, provider_server: ProviderServer, provider_keys: None
 ) -> None:
     # GIVEN a model rewriter whose API refuses every request
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
-    llm = LlmSettings(
-        provider="anthropic", anthropic_base_url=provider_server.anthropic_url, max_retries=0
-    )
+    llm = llm_settings(provider_server, provider="anthropic")
     deps = deps_with_documents(tmp_path, llm=llm)
     ask(deps, FIRST, "conv-1")
     provider_server.script = [

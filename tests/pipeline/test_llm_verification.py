@@ -11,7 +11,6 @@ import pytest
 
 from certiq.bootstrap import build_deps
 from certiq.config import (
-    LlmSettings,
     RedactionSettings,
     Settings,
     TranslationSettings,
@@ -21,6 +20,7 @@ from certiq.ingestion.service import Upload, ingest
 from certiq.models import QuestionStatus, RenderState
 from certiq.questions import receive
 from certiq.runtime.local import LocalRuntime
+from certiq.steps.deps import Deps
 from tests.conftest import MakePdf
 from tests.provider_fakes import (
     ProviderServer,
@@ -29,6 +29,7 @@ from tests.provider_fakes import (
     anthropic_error,
     anthropic_message,
     anthropic_tool_use,
+    llm_settings,
 )
 
 pytestmark = pytest.mark.pipeline
@@ -40,12 +41,7 @@ QUESTION = "How long are backups of customer data kept?"
 def settings(home: Path, server: ProviderServer) -> Settings:
     return Settings(
         home=home,
-        llm=LlmSettings(
-            provider="anthropic",
-            anthropic_base_url=server.anthropic_url,
-            timeout_seconds=2.0,
-            max_retries=0,
-        ),
+        llm=llm_settings(server, provider="anthropic"),
         verification=VerificationSettings(verifier="llm"),
         # The fake answers as a judge only: no other model pass runs on the question.
         redaction=RedactionSettings(names="off"),
@@ -68,22 +64,21 @@ def judge(request: Recorded) -> Reply:
 
 
 @pytest.fixture
-def policy_pdf(make_pdf: MakePdf) -> bytes:
-    return make_pdf([["Retention policy.", FACT]])
+def deps(
+    tmp_path: Path, make_pdf: MakePdf, provider_server: ProviderServer, provider_keys: None
+) -> Deps:
+    """The LLM judge on the provider fake, and the policy indexed (no model call ingests it)."""
+    deps = build_deps(settings(tmp_path / "home", provider_server))
+    policy = make_pdf([["Retention policy.", FACT]])
+    ingest(Upload(data=policy, file_name="p.pdf", uri="file:///p.pdf", tenant="default"), deps)
+    return deps
 
 
 def test_the_llm_judge_decides_every_claim_and_is_named_on_each_verdict(
-    tmp_path: Path,
-    policy_pdf: bytes,
-    provider_server: ProviderServer,
-    monkeypatch: pytest.MonkeyPatch,
+    deps: Deps, provider_server: ProviderServer
 ) -> None:
     # GIVEN settings choosing the LLM judge, a provider that entails, and an indexed policy
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
     provider_server.responder = judge
-    deps = build_deps(settings(tmp_path / "home", provider_server))
-    upload = Upload(data=policy_pdf, file_name="p.pdf", uri="file:///p.pdf", tenant="default")
-    ingest(upload, deps)
     # WHEN a question runs through the state machine
     state = receive(QUESTION, deps)
     run = LocalRuntime(deps, sleep=lambda seconds: None).run(state)
@@ -105,19 +100,12 @@ def test_the_llm_judge_decides_every_claim_and_is_named_on_each_verdict(
 
 
 def test_a_provider_that_keeps_failing_fails_the_question_with_the_reason(
-    tmp_path: Path,
-    policy_pdf: bytes,
-    provider_server: ProviderServer,
-    monkeypatch: pytest.MonkeyPatch,
+    deps: Deps, provider_server: ProviderServer
 ) -> None:
-    # GIVEN a judge whose provider answers 529 overloaded every time
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+    # GIVEN a judge whose provider answers 529 overloaded every time, and an indexed policy
     provider_server.responder = lambda request: anthropic_error(
         529, "overloaded_error", "Overloaded"
     )
-    deps = build_deps(settings(tmp_path / "home", provider_server))
-    upload = Upload(data=policy_pdf, file_name="p.pdf", uri="file:///p.pdf", tenant="default")
-    ingest(upload, deps)
     sleeps: list[float] = []
     # WHEN a question runs
     state = receive(QUESTION, deps)

@@ -18,20 +18,17 @@ from certiq.bootstrap import build_deps
 from certiq.config import EmbeddingSettings, PolicySettings, ReuseSettings, Settings
 from certiq.ingestion.service import Upload, ingest, remove
 from certiq.models import (
-    ConversationTurn,
-    DraftSentence,
-    EvidenceSpan,
     QAResponse,
     QuestionState,
     RenderState,
 )
-from certiq.ports import ChatDraft, Support, Verifier
+from certiq.ports import Support, Verifier
 from certiq.questions import receive
 from certiq.runtime.local import LocalRun, LocalRuntime
 from certiq.steps.deps import Deps
 from certiq.trust.certificate import check
 from tests.conftest import build_pdf
-from tests.fakes import HashingEmbedder
+from tests.fakes import DenyingModel, HashingEmbedder
 
 pytestmark = pytest.mark.pipeline
 
@@ -52,6 +49,13 @@ def local_deps(tmp_path: Path, **settings: object) -> Deps:
     return build_deps(
         Settings(home=tmp_path / "home", embedding=EmbeddingSettings(provider="none"), **settings)  # type: ignore[arg-type]
     )
+
+
+def deps_with_policy(tmp_path: Path) -> Deps:
+    """Local deps with the policy stating OLD_FACT indexed for TENANT."""
+    deps = local_deps(tmp_path)
+    ingest(upload(policy(OLD_FACT)), deps)
+    return deps
 
 
 def upload(data: bytes, tenant: str = TENANT, collection: str | None = None) -> Upload:
@@ -78,8 +82,7 @@ def response(deps: Deps, state: QuestionState) -> QAResponse:
 
 def test_asking_again_reuses_the_verified_answer_with_a_new_certificate(tmp_path: Path) -> None:
     # GIVEN an indexed policy and a question answered and fully verified
-    deps = local_deps(tmp_path)
-    ingest(upload(policy(OLD_FACT)), deps)
+    deps = deps_with_policy(tmp_path)
     first = ask(deps)
     assert first.state.reused_from is None and OLD_FACT in first.state.answer
     assert set(first.execution.visited) >= SKIPPED
@@ -154,8 +157,7 @@ def test_a_deleted_document_stops_reuse(tmp_path: Path) -> None:
 
 def test_a_different_question_is_not_answered_with_the_earlier_answer(tmp_path: Path) -> None:
     # GIVEN a verified answer about backups
-    deps = local_deps(tmp_path)
-    ingest(upload(policy(OLD_FACT)), deps)
+    deps = deps_with_policy(tmp_path)
     ask(deps)
 
     # WHEN questions sharing most words but asking something else are asked
@@ -172,8 +174,7 @@ def test_a_different_question_is_not_answered_with_the_earlier_answer(tmp_path: 
 
 def test_another_tenant_never_reuses_an_answer(tmp_path: Path) -> None:
     # GIVEN the same policy in two tenants and the question answered in the first
-    deps = local_deps(tmp_path)
-    ingest(upload(policy(OLD_FACT)), deps)
+    deps = deps_with_policy(tmp_path)
     ingest(upload(policy(OLD_FACT), tenant="acme"), deps)
     ask(deps)
 
@@ -228,8 +229,7 @@ def test_reuse_can_be_switched_off(tmp_path: Path) -> None:
 def test_a_changed_render_policy_is_not_served_by_answers_judged_under_the_old_one(
     tmp_path: Path,
 ) -> None:
-    deps = local_deps(tmp_path)
-    ingest(upload(policy(OLD_FACT)), deps)
+    deps = deps_with_policy(tmp_path)
     ask(deps)
     stricter = dataclasses.replace(
         deps,
@@ -240,31 +240,10 @@ def test_a_changed_render_policy_is_not_served_by_answers_judged_under_the_old_o
     assert later.state.reuse is not None and "policy changed" in later.state.reuse.note
 
 
-class ContradictingModel:
-    """States the best evidence sentence, then denies it: the denial is BLOCKED."""
-
-    name = "contradicting-fake"
-
-    def draft(
-        self,
-        question: str,
-        evidence: Sequence[EvidenceSpan],
-        history: Sequence[ConversationTurn] = (),
-    ) -> ChatDraft:
-        best = evidence[0]
-        denial = "Backups of customer data are not kept for 35 days."
-        sentences = [
-            DraftSentence(text=best.text, citation_ids=[best.span_id]),
-            DraftSentence(text=denial, citation_ids=[best.span_id]),
-        ]
-        return ChatDraft(sentences=sentences)
-
-
 def test_an_answer_with_a_claim_not_verified_is_never_reused(tmp_path: Path) -> None:
     # GIVEN an answer whose second claim was BLOCKED (only the first was shown)
-    deps = local_deps(tmp_path)
-    ingest(upload(policy(OLD_FACT)), deps)
-    first = ask(dataclasses.replace(deps, chat_model=ContradictingModel()))
+    deps = deps_with_policy(tmp_path)
+    first = ask(dataclasses.replace(deps, chat_model=DenyingModel()))
     states = {claim.decision.state for claim in first.state.claims if claim.decision}
     assert RenderState.BLOCKED in states
     # WHEN the question is asked again THEN it is answered afresh
@@ -275,8 +254,7 @@ def test_an_answer_with_a_claim_not_verified_is_never_reused(tmp_path: Path) -> 
 
 def test_a_tampered_or_differently_verified_answer_is_not_reused(tmp_path: Path) -> None:
     # GIVEN a verified answer
-    deps = local_deps(tmp_path)
-    ingest(upload(policy(OLD_FACT)), deps)
+    deps = deps_with_policy(tmp_path)
     first = ask(deps)
 
     # WHEN the verifier is another one THEN the answer is not reused, and the note says why

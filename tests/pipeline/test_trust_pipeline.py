@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -12,42 +11,18 @@ from certiq.bootstrap import build_deps
 from certiq.config import Settings
 from certiq.ingestion.service import Upload, ingest
 from certiq.models import (
-    ConversationTurn,
-    DraftSentence,
-    EvidenceSpan,
     QuestionStatus,
     RenderState,
 )
-from certiq.ports import ChatDraft
 from certiq.questions import receive
 from certiq.runtime.local import LocalRuntime
 from certiq.trust.certificate import check
 from tests.conftest import MakePdf
+from tests.fakes import DENIAL, DenyingModel
 
 pytestmark = pytest.mark.pipeline
 
 FACT = "Backups of customer data are kept for 35 days."
-DENIAL = "Backups of customer data are not kept for 35 days."
-
-
-class DenyingModel:
-    """A chat model that states the best evidence sentence, then denies it, citing it both times."""
-
-    name = "denying-fake"
-
-    def draft(
-        self,
-        question: str,
-        evidence: Sequence[EvidenceSpan],
-        history: Sequence[ConversationTurn] = (),
-    ) -> ChatDraft:
-        best = evidence[0]
-        return ChatDraft(
-            sentences=[
-                DraftSentence(text=best.text, citation_ids=[best.span_id]),
-                DraftSentence(text=DENIAL, citation_ids=[best.span_id]),
-            ]
-        )
 
 
 def test_a_contradicted_claim_is_blocked_and_absent_from_the_answer(

@@ -5,41 +5,27 @@ from __future__ import annotations
 import pytest
 
 from certiq.adapters.llm.anthropic_chat import AnthropicChat
-from certiq.adapters.llm.clients import anthropic_client
-from certiq.errors import ProviderError, TransientError
 from certiq.models import ConversationTurn, DraftQuote
-from tests.fakes import make_chunk, make_evidence
+from tests.fakes import BACKUP_EVIDENCE, BACKUP_QUESTION, BACKUP_RULE, LOGS_RULE
 from tests.provider_fakes import (
     ProviderServer,
     Reply,
     anthropic_char_citation,
-    anthropic_error,
+    anthropic_chat,
     anthropic_message,
     anthropic_search_citation,
     anthropic_text,
     anthropic_usage,
-    llm_settings,
 )
 
-pytestmark = pytest.mark.unit
+pytestmark = [pytest.mark.unit, pytest.mark.usefixtures("provider_keys")]
 
-QUESTION = "How long are backups of customer data kept?"
-LOGS = "Logs are rotated weekly"
-BACKUPS = "Backups of customer data are kept for 35 days"
-EVIDENCE = make_evidence(make_chunk(f"{LOGS}. {BACKUPS}", doc_id="policy"))
-S1, S2 = (span.span_id for span in EVIDENCE)
+S1, S2 = (span.span_id for span in BACKUP_EVIDENCE)
 
 
 @pytest.fixture
-def chat(provider_server: ProviderServer, monkeypatch: pytest.MonkeyPatch) -> AnthropicChat:
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
-    settings = llm_settings(provider_server, timeout_seconds=1.0)
-    return AnthropicChat(
-        anthropic_client(settings),
-        settings.anthropic_model,
-        max_output_tokens=512,
-        max_sentences=3,
-    )
+def chat(provider_server: ProviderServer) -> AnthropicChat:
+    return anthropic_chat(provider_server, max_output_tokens=512, timeout_seconds=1.0)
 
 
 def cited_answer(**usage: int) -> Reply:
@@ -51,13 +37,17 @@ def cited_answer(**usage: int) -> Reply:
                 anthropic_text("According to the policy, "),
                 anthropic_text(
                     "backups of customer data are kept for 35 days",
-                    [anthropic_search_citation(BACKUPS, source=S2, search_result_index=1)],
+                    [anthropic_search_citation(BACKUP_RULE, source=S2, search_result_index=1)],
                 ),
                 anthropic_text(". "),
                 anthropic_text(
                     "Logs are rotated weekly.",
                     # a citation naming no source of ours is placed by its index
-                    [anthropic_search_citation(LOGS, source="elsewhere", search_result_index=0)],
+                    [
+                        anthropic_search_citation(
+                            LOGS_RULE, source="elsewhere", search_result_index=0
+                        )
+                    ],
                 ),
             ],
             usage=anthropic_usage(**usage),
@@ -74,7 +64,7 @@ def test_citations_map_to_span_ids_with_their_cited_text_as_the_quote(
     ]
 
     # WHEN a draft is asked for
-    draft = chat.draft(QUESTION, EVIDENCE)
+    draft = chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE)
 
     # THEN each sentence cites the span its citation names, quoting the cited text exactly
     assert draft.problem is None and draft.answerer == "anthropic"
@@ -82,7 +72,7 @@ def test_citations_map_to_span_ids_with_their_cited_text_as_the_quote(
         ("According to the policy, backups of customer data are kept for 35 days.", [S2]),
         ("Logs are rotated weekly.", [S1]),
     ]
-    assert draft.sentences[0].quotes == [DraftQuote(span_id=S2, text=BACKUPS)]
+    assert draft.sentences[0].quotes == [DraftQuote(span_id=S2, text=BACKUP_RULE)]
     # AND the call's usage counts the cached prompt tokens too
     [call] = draft.calls
     assert (call.provider, call.model) == ("anthropic", "claude-sonnet-5")
@@ -99,7 +89,7 @@ def test_the_request_sends_search_results_with_citations_and_caches_the_prefix(
     history = [ConversationTurn(question="Who keeps backups?", answer="The IT team does.")]
 
     # WHEN a draft is asked for
-    chat.draft(QUESTION, EVIDENCE, history)
+    chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE, history)
 
     # THEN the system prompt is a cached block, the earlier turn comes first as messages
     body = provider_server.requests[0].body
@@ -115,8 +105,8 @@ def test_the_request_sends_search_results_with_citations_and_caches_the_prefix(
     results = [block for block in last["content"] if block["type"] == "search_result"]
     assert [r["source"] for r in results] == [S1, S2]
     assert all(r["citations"] == {"enabled": True} for r in results)
-    assert results[1]["content"] == [{"type": "text", "text": BACKUPS}]
-    assert last["content"][-1] == {"type": "text", "text": f"Question: {QUESTION}"}
+    assert results[1]["content"] == [{"type": "text", "text": BACKUP_RULE}]
+    assert last["content"][-1] == {"type": "text", "text": f"Question: {BACKUP_QUESTION}"}
 
 
 def test_a_cited_text_not_in_its_span_is_repaired_or_dropped(
@@ -152,21 +142,21 @@ def test_a_cited_text_not_in_its_span_is_repaired_or_dropped(
     ]
 
     # WHEN read
-    draft = chat.draft(QUESTION, EVIDENCE)
+    draft = chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE)
 
     # THEN the first quote becomes the evidence's exact text; the second sentence cites nothing
-    assert draft.sentences[0].quotes == [DraftQuote(span_id=S2, text=BACKUPS)]
+    assert draft.sentences[0].quotes == [DraftQuote(span_id=S2, text=BACKUP_RULE)]
     assert draft.sentences[1].citation_ids == [] and draft.sentences[1].quotes == []
 
 
 def test_a_document_citation_is_placed_by_its_text(
     chat: AnthropicChat, provider_server: ProviderServer
 ) -> None:
-    cited = anthropic_char_citation(BACKUPS, document_index=0, start=0, end=len(BACKUPS))
+    cited = anthropic_char_citation(BACKUP_RULE, document_index=0, start=0, end=len(BACKUP_RULE))
     provider_server.script = [
         Reply(200, anthropic_message([anthropic_text("Backups: 35 days.", [cited])]))
     ]
-    assert chat.draft(QUESTION, EVIDENCE).sentences[0].citation_ids == [S2]
+    assert chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE).sentences[0].citation_ids == [S2]
 
 
 def test_an_answer_that_ignores_citations_is_read_for_markers(
@@ -175,7 +165,7 @@ def test_an_answer_that_ignores_citations_is_read_for_markers(
     provider_server.script = [
         Reply(200, anthropic_message([anthropic_text("Backups are kept for 35 days [S2].")]))
     ]
-    draft = chat.draft(QUESTION, EVIDENCE)
+    draft = chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE)
     assert draft.problem is None
     assert [s.citation_ids for s in draft.sentences] == [[S2]]
 
@@ -191,7 +181,7 @@ def test_an_answer_citing_nothing_or_a_refusal_is_unusable_with_its_cost(
     chat: AnthropicChat, provider_server: ProviderServer, reply: dict[str, object], problem: str
 ) -> None:
     provider_server.script = [Reply(200, reply)]
-    draft = chat.draft(QUESTION, EVIDENCE)
+    draft = chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE)
     assert draft.sentences == [] and draft.problem is not None and problem in draft.problem
     assert [call.output_tokens for call in draft.calls] == [20]
 
@@ -199,7 +189,7 @@ def test_an_answer_citing_nothing_or_a_refusal_is_unusable_with_its_cost(
 def test_an_answer_cut_at_max_tokens_loses_its_unfinished_sentence(
     chat: AnthropicChat, provider_server: ProviderServer
 ) -> None:
-    cite = anthropic_search_citation(BACKUPS, source=S2, search_result_index=1)
+    cite = anthropic_search_citation(BACKUP_RULE, source=S2, search_result_index=1)
     provider_server.script = [
         Reply(
             200,
@@ -209,55 +199,6 @@ def test_an_answer_cut_at_max_tokens_loses_its_unfinished_sentence(
             ),
         )
     ]
-    assert [s.text for s in chat.draft(QUESTION, EVIDENCE).sentences] == [
+    assert [s.text for s in chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE).sentences] == [
         "Backups are kept 35 days."
     ]
-
-
-def test_a_429_with_retry_after_is_retried_by_the_sdk(
-    provider_server: ProviderServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # GIVEN one throttled reply asking to retry at once, then an answer; one SDK retry allowed
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
-    settings = llm_settings(provider_server, max_retries=1)
-    chat = AnthropicChat(
-        anthropic_client(settings), "claude-sonnet-5", max_output_tokens=64, max_sentences=3
-    )
-    provider_server.script = [
-        anthropic_error(429, "rate_limit_error", "slow down", retry_after="0"),
-        cited_answer(),
-    ]
-
-    # WHEN asked THEN the second request answered
-    assert chat.draft(QUESTION, EVIDENCE).sentences
-    assert len(provider_server.requests) == 2
-
-
-@pytest.mark.parametrize(
-    ("reply", "error", "message"),
-    [
-        (anthropic_error(500, "api_error", "boom"), TransientError, "HTTP 500"),
-        (anthropic_error(529, "overloaded_error", "busy"), TransientError, "HTTP 529"),
-        (anthropic_error(400, "invalid_request_error", "bad"), ProviderError, "HTTP 400"),
-        (Reply(200, b"{not json"), ProviderError, "unreadable response body"),
-        (Reply(200, cited_answer().body, delay_seconds=1.5), TransientError, "unreachable"),
-    ],
-)
-def test_failures_left_after_the_sdk_retries_are_raised_and_named(
-    chat: AnthropicChat,
-    provider_server: ProviderServer,
-    reply: Reply,
-    error: type[Exception],
-    message: str,
-) -> None:
-    provider_server.responder = lambda request: reply
-    with pytest.raises(error, match=rf"anthropic draft: .*{message}"):
-        chat.draft(QUESTION, EVIDENCE)
-
-
-def test_a_body_of_another_shape_is_unusable(
-    chat: AnthropicChat, provider_server: ProviderServer
-) -> None:
-    provider_server.script = [Reply(200, {"unexpected": True})]
-    draft = chat.draft(QUESTION, EVIDENCE)
-    assert draft.problem == "the response has no content or no usage" and not draft.calls

@@ -11,24 +11,13 @@ from tests.provider_fakes import (
     ProviderServer,
     Reply,
     anthropic_error,
-    anthropic_message,
-    anthropic_text,
+    llm_settings,
     openai_completion,
     openai_error,
+    text_reply,
 )
 
 pytestmark = pytest.mark.unit
-
-
-def settings_for(server: ProviderServer, **overrides: object) -> LlmSettings:
-    fields: dict[str, object] = {
-        "anthropic_base_url": server.anthropic_url,
-        "openai_base_url": server.openai_url,
-        "timeout_seconds": 2.0,
-        "max_retries": 0,
-    }
-    fields.update(overrides)
-    return LlmSettings.model_validate(fields)
 
 
 def ask_anthropic(settings: LlmSettings) -> str:
@@ -58,10 +47,10 @@ def test_clients_reach_the_configured_endpoint_with_settings_model(
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     provider_server.script = [
-        Reply(200, anthropic_message([anthropic_text("hi from claude")])),
-        Reply(200, openai_completion("hi from gpt")),
+        text_reply("anthropic", "hi from claude"),
+        text_reply("openai", "hi from gpt"),
     ]
-    settings = settings_for(provider_server)
+    settings = llm_settings(provider_server)
 
     # WHEN each client asks
     # THEN each answer is parsed and each request went to the provider's path with the model
@@ -110,7 +99,7 @@ def test_anthropic_failures_left_after_retries_are_named(
 
     # WHEN asked THEN the failure is transient or not, and names provider, action and status
     with pytest.raises(expected, match=rf"anthropic draft: HTTP {reply.status}"):
-        ask_anthropic(settings_for(provider_server))
+        ask_anthropic(llm_settings(provider_server))
 
 
 def test_sdk_retries_a_429_before_giving_up(
@@ -120,11 +109,11 @@ def test_sdk_retries_a_429_before_giving_up(
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     provider_server.script = [
         openai_error(429, "requests", "Rate limit reached", retry_after="0"),
-        Reply(200, openai_completion("second time lucky")),
+        text_reply("openai", "second time lucky"),
     ]
 
     # WHEN asked THEN the SDK retried and the answer arrived
-    assert ask_openai(settings_for(provider_server, max_retries=1)) == "second time lucky"
+    assert ask_openai(llm_settings(provider_server, max_retries=1)) == "second time lucky"
     assert len(provider_server.requests) == 2
 
 
@@ -139,4 +128,4 @@ def test_openai_timeout_is_transient(
 
     # WHEN asked with a 0.5 s timeout THEN it is a TransientError saying unreachable
     with pytest.raises(TransientError, match="openai draft: unreachable"):
-        ask_openai(settings_for(provider_server, timeout_seconds=0.5))
+        ask_openai(llm_settings(provider_server, timeout_seconds=0.5))

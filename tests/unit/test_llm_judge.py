@@ -9,19 +9,16 @@ from typing import Any
 import pytest
 
 from certiq.adapters.llm.claim_splitter import LlmClaimSplitter
-from certiq.adapters.llm.clients import anthropic_client, openai_client
 from certiq.adapters.llm.judge import LlmJudgeVerifier
 from certiq.adapters.llm.structured_output import (
-    AnthropicStructured,
-    OpenAIStructured,
     UnusableOutput,
 )
-from certiq.config import LlmSettings, PolicySettings
+from certiq.config import PolicySettings
 from certiq.errors import ProviderError, TransientError
-from certiq.models import Citation, Claim, RenderState
+from certiq.models import Claim, RenderState
 from certiq.trust.claims import compile_claims
 from certiq.trust.policy import decide
-from tests.fakes import make_box
+from tests.fakes import make_citation
 from tests.provider_fakes import (
     ProviderServer,
     Reply,
@@ -31,9 +28,10 @@ from tests.provider_fakes import (
     anthropic_tool_use,
     openai_completion,
     openai_error,
+    structured_model,
 )
 
-pytestmark = pytest.mark.unit
+pytestmark = [pytest.mark.unit, pytest.mark.usefixtures("provider_keys")]
 
 CLAIM = "Backups are kept for 35 days."
 EVIDENCE = ["Backups of customer data are retained for 35 days."]
@@ -52,37 +50,14 @@ def verdict(label: str = "entail", entail: float = 0.93, **fields: Any) -> dict[
     return body
 
 
-@pytest.fixture(autouse=True)
-def keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+def anthropic_judge(server: ProviderServer, **settings: object) -> LlmJudgeVerifier:
+    """Claude as the judge, with one SDK retry unless told otherwise."""
+    return LlmJudgeVerifier(structured_model("anthropic", server, **{"max_retries": 1, **settings}))
 
 
-def llm_settings(server: ProviderServer, **overrides: object) -> LlmSettings:
-    fields: dict[str, object] = {
-        "anthropic_base_url": server.anthropic_url,
-        "openai_base_url": server.openai_url,
-        "timeout_seconds": 2.0,
-        "max_retries": 1,
-    }
-    fields.update(overrides)
-    return LlmSettings.model_validate(fields)
-
-
-def anthropic_judge(server: ProviderServer, **overrides: object) -> LlmJudgeVerifier:
-    settings = llm_settings(server, **overrides)
-    model = AnthropicStructured(
-        anthropic_client(settings), settings.anthropic_model, settings.max_output_tokens
-    )
-    return LlmJudgeVerifier(model)
-
-
-def openai_judge(server: ProviderServer, **overrides: object) -> LlmJudgeVerifier:
-    settings = llm_settings(server, **overrides)
-    model = OpenAIStructured(
-        openai_client(settings), settings.openai_model, settings.max_output_tokens
-    )
-    return LlmJudgeVerifier(model)
+def openai_judge(server: ProviderServer, **settings: object) -> LlmJudgeVerifier:
+    """OpenAI as the judge, with one SDK retry unless told otherwise."""
+    return LlmJudgeVerifier(structured_model("openai", server, **{"max_retries": 1, **settings}))
 
 
 def tool_reply(tool_input: dict[str, Any], stop_reason: str = "tool_use") -> Reply:
@@ -216,7 +191,7 @@ def test_openai_output_that_is_no_verdict_never_verifies_and_says_why(
     judge = openai_judge(provider_server)
     claim = Claim(id="K1", text=CLAIM, citation_ids=["C1"])
     # WHEN a claim is decided on it
-    decision = decide(claim, {"C1": valid_citation(EVIDENCE[0])}, judge, PolicySettings())
+    decision = decide(claim, {"C1": make_citation(EVIDENCE[0])}, judge, PolicySettings())
     # THEN it is UNVERIFIED, labelled with the judge, and the reason quotes the failure
     assert decision.state is RenderState.UNVERIFIED and decision.entail == 0.0
     assert decision.verifier == "llm-judge:openai:gpt-4.1-mini"
@@ -258,22 +233,6 @@ def test_an_http_refusal_fails_the_question_rather_than_becoming_a_note(
     assert not isinstance(raised.value, UnusableOutput)
 
 
-def valid_citation(quote: str) -> Citation:
-    return Citation(
-        id="C1",
-        chunk_id="d:0",
-        doc_id="d",
-        file_name="d.pdf",
-        page=1,
-        boxes=[make_box()],
-        quote=quote,
-        start=0,
-        end=len(quote),
-        score=1.0,
-        valid=True,
-    )
-
-
 def test_a_verified_decision_names_the_judge_and_keeps_its_rationale(
     provider_server: ProviderServer,
 ) -> None:
@@ -283,7 +242,7 @@ def test_a_verified_decision_names_the_judge_and_keeps_its_rationale(
     # WHEN decided / THEN VERIFIED by the judge, its rationale in the reason
     decision = decide(
         claim,
-        {"C1": valid_citation(EVIDENCE[0])},
+        {"C1": make_citation(EVIDENCE[0])},
         anthropic_judge(provider_server),
         PolicySettings(),
     )
@@ -300,10 +259,7 @@ def test_llm_splitter_decomposes_a_sentence_through_the_forced_tool(
     provider_server.script = [
         Reply(200, anthropic_message([anthropic_tool_use("atomicclaims", {"claims": claims})]))
     ]
-    settings = llm_settings(provider_server)
-    splitter = LlmClaimSplitter(
-        AnthropicStructured(anthropic_client(settings), settings.anthropic_model, 256)
-    )
+    splitter = LlmClaimSplitter(structured_model("anthropic", provider_server, max_retries=1))
     # WHEN compiled with it / THEN its claims, hedges stripped and recorded, named by the model
     sentence = Claim(
         id="K1", text="Backups are encrypted and may be kept 35 days.", citation_ids=[]
@@ -320,10 +276,7 @@ def test_llm_splitter_decomposes_a_sentence_through_the_forced_tool(
 def test_llm_splitter_failure_falls_back_to_the_rules(provider_server: ProviderServer) -> None:
     # GIVEN a model whose decomposition is not JSON
     provider_server.script = [json_reply("claims: one, two")]
-    settings = llm_settings(provider_server)
-    splitter = LlmClaimSplitter(
-        OpenAIStructured(openai_client(settings), settings.openai_model, 256)
-    )
+    splitter = LlmClaimSplitter(structured_model("openai", provider_server, max_retries=1))
     # WHEN compiled / THEN the rules split it and every claim says why
     sentence = Claim(
         id="K1", text="Backups are encrypted and logs are kept for 90 days.", citation_ids=[]

@@ -6,36 +6,25 @@ import json
 
 import pytest
 
-from certiq.adapters.llm.clients import openai_client
 from certiq.adapters.llm.openai_chat import OpenAIChat
-from certiq.errors import ProviderError, TransientError
 from certiq.models import ConversationTurn, DraftQuote
-from tests.fakes import make_chunk, make_evidence
+from tests.fakes import BACKUP_EVIDENCE, BACKUP_QUESTION, BACKUP_RULE
 from tests.provider_fakes import (
     ProviderServer,
     Reply,
-    llm_settings,
+    openai_chat,
     openai_completion,
-    openai_error,
     openai_usage,
 )
 
-pytestmark = pytest.mark.unit
+pytestmark = [pytest.mark.unit, pytest.mark.usefixtures("provider_keys")]
 
-QUESTION = "How long are backups of customer data kept?"
-LOGS = "Logs are rotated weekly"
-BACKUPS = "Backups of customer data are kept for 35 days"
-EVIDENCE = make_evidence(make_chunk(f"{LOGS}. {BACKUPS}", doc_id="policy"))
-S1, S2 = (span.span_id for span in EVIDENCE)
+S1, S2 = (span.span_id for span in BACKUP_EVIDENCE)
 
 
 @pytest.fixture
-def chat(provider_server: ProviderServer, monkeypatch: pytest.MonkeyPatch) -> OpenAIChat:
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    settings = llm_settings(provider_server, timeout_seconds=1.0)
-    return OpenAIChat(
-        openai_client(settings), settings.openai_model, max_output_tokens=256, max_sentences=3
-    )
+def chat(provider_server: ProviderServer) -> OpenAIChat:
+    return openai_chat(provider_server, max_output_tokens=256, timeout_seconds=1.0)
 
 
 def structured(*sentences: tuple[str, list[str]], **usage: int) -> Reply:
@@ -60,7 +49,7 @@ def test_structured_sentences_cite_spans_by_label_and_quote_them_whole(
     ]
 
     # WHEN a draft is asked for
-    draft = chat.draft(QUESTION, EVIDENCE)
+    draft = chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE)
 
     # THEN labels become span ids, S5 is dropped and each cited span is quoted exactly
     assert draft.problem is None and draft.answerer == "openai"
@@ -68,7 +57,7 @@ def test_structured_sentences_cite_spans_by_label_and_quote_them_whole(
         ("Backups are kept for 35 days.", [S2]),
         ("Logs rotate weekly.", [S1]),
     ]
-    assert draft.sentences[0].quotes == [DraftQuote(span_id=S2, text=BACKUPS)]
+    assert draft.sentences[0].quotes == [DraftQuote(span_id=S2, text=BACKUP_RULE)]
     # AND usage has the prompt's cached tokens
     [call] = draft.calls
     assert (call.provider, call.model, call.input_tokens, call.output_tokens) == (
@@ -86,7 +75,7 @@ def test_the_request_asks_for_strict_json_schema_with_history_before_the_evidenc
     provider_server.script = [structured(("Kept 35 days.", ["S2"]))]
     history = [ConversationTurn(question="Who keeps backups?", answer="The IT team does.")]
 
-    chat.draft(QUESTION, EVIDENCE, history)
+    chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE, history)
 
     body = provider_server.requests[0].body
     assert body["model"] == "gpt-4.1-mini" and body["max_completion_tokens"] == 256
@@ -99,14 +88,14 @@ def test_the_request_asks_for_strict_json_schema_with_history_before_the_evidenc
     assert roles == ["system", "user", "assistant", "user"]
     assert body["messages"][1]["content"] == "Who keeps backups?"
     last = body["messages"][-1]["content"]
-    assert f"[S2] (policy.pdf, page 1) {BACKUPS}" in last and last.endswith(QUESTION)
+    assert f"[S2] (policy.pdf, page 1) {BACKUP_RULE}" in last and last.endswith(BACKUP_QUESTION)
 
 
 def test_a_refusal_is_unusable(chat: OpenAIChat, provider_server: ProviderServer) -> None:
     provider_server.script = [
         Reply(200, openai_completion(None, refusal="I can't help with that."))
     ]
-    draft = chat.draft(QUESTION, EVIDENCE)
+    draft = chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE)
     assert draft.sentences == [] and draft.problem == "refused: I can't help with that."
     assert len(draft.calls) == 1  # the refusal was billed: it counts
 
@@ -123,50 +112,7 @@ def test_malformed_json_content_is_read_for_markers_before_it_is_given_up(
     ]
 
     # WHEN each is read THEN the first is usable, the second is not, naming the finish reason
-    assert [s.citation_ids for s in chat.draft(QUESTION, EVIDENCE).sentences] == [[S2]]
-    cut = chat.draft(QUESTION, EVIDENCE)
+    marked = chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE)
+    assert [s.citation_ids for s in marked.sentences] == [[S2]]
+    cut = chat.draft(BACKUP_QUESTION, BACKUP_EVIDENCE)
     assert cut.sentences == [] and cut.problem is not None and "length" in cut.problem
-
-
-def test_a_429_with_retry_after_is_retried_by_the_sdk(
-    provider_server: ProviderServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    settings = llm_settings(provider_server, max_retries=1)
-    chat = OpenAIChat(
-        openai_client(settings), "gpt-4.1-mini", max_output_tokens=64, max_sentences=3
-    )
-    provider_server.script = [
-        openai_error(429, "requests", "Rate limit reached", retry_after="0"),
-        structured(("Kept 35 days.", ["S2"])),
-    ]
-    assert chat.draft(QUESTION, EVIDENCE).sentences
-    assert len(provider_server.requests) == 2
-
-
-@pytest.mark.parametrize(
-    ("reply", "error", "message"),
-    [
-        (openai_error(500, "server_error", "boom"), TransientError, "HTTP 500"),
-        (openai_error(401, "invalid_request_error", "bad key"), ProviderError, "HTTP 401"),
-        (Reply(200, b"<html>bad gateway</html>"), ProviderError, "unreadable response body"),
-        (Reply(200, openai_completion("{}"), delay_seconds=1.5), TransientError, "unreachable"),
-    ],
-)
-def test_failures_left_after_the_sdk_retries_are_raised_and_named(
-    chat: OpenAIChat,
-    provider_server: ProviderServer,
-    reply: Reply,
-    error: type[Exception],
-    message: str,
-) -> None:
-    provider_server.responder = lambda request: reply
-    with pytest.raises(error, match=rf"openai draft: .*{message}"):
-        chat.draft(QUESTION, EVIDENCE)
-
-
-def test_a_body_of_another_shape_is_unusable(
-    chat: OpenAIChat, provider_server: ProviderServer
-) -> None:
-    provider_server.script = [Reply(200, {"unexpected": True})]
-    assert chat.draft(QUESTION, EVIDENCE).problem == "the response has no choice or no usage"

@@ -13,39 +13,22 @@ from tests.provider_fakes import (
     ProviderServer,
     Reply,
     anthropic_error,
-    anthropic_message,
-    anthropic_text,
+    llm_settings,
     openai_completion,
     openai_error,
+    text_reply,
 )
 
-pytestmark = pytest.mark.unit
+pytestmark = [pytest.mark.unit, pytest.mark.usefixtures("provider_keys")]
 
 TURNS = [Turn("How long are backups kept?", "Backups are kept for 35 days.")]
 FOLLOW_UP = "and for contractors?"
 
 
-def settings_for(server: ProviderServer) -> LlmSettings:
-    return LlmSettings(
-        anthropic_base_url=server.anthropic_url,
-        openai_base_url=server.openai_url,
-        timeout_seconds=2.0,
-        max_retries=0,
-    )
-
-
-@pytest.fixture(autouse=True)
-def keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-
-
 def test_anthropic_writes_the_query_from_the_conversation(provider_server: ProviderServer) -> None:
     # GIVEN the Messages API answering with a query on a labelled, quoted line
-    provider_server.script = [
-        Reply(200, anthropic_message([anthropic_text('Query: "contractor backup retention"')]))
-    ]
-    rewriter = LlmQueryRewriter(settings_for(provider_server), "anthropic")
+    provider_server.script = [text_reply("anthropic", 'Query: "contractor backup retention"')]
+    rewriter = LlmQueryRewriter(llm_settings(provider_server), "anthropic")
     # WHEN the follow-up is rewritten
     query = rewriter.rewrite(FOLLOW_UP, TURNS)
     # THEN the query comes back clean, and the request carried instructions, turns and question
@@ -60,8 +43,8 @@ def test_anthropic_writes_the_query_from_the_conversation(provider_server: Provi
 
 
 def test_openai_writes_the_query_from_the_conversation(provider_server: ProviderServer) -> None:
-    provider_server.script = [Reply(200, openai_completion("contractor backup retention\n"))]
-    rewriter = LlmQueryRewriter(settings_for(provider_server), "openai")
+    provider_server.script = [text_reply("openai", "contractor backup retention\n")]
+    rewriter = LlmQueryRewriter(llm_settings(provider_server), "openai")
     assert rewriter.rewrite(FOLLOW_UP, TURNS) == "contractor backup retention"
     (request,) = provider_server.requests
     assert request.path == "/v1/chat/completions"
@@ -70,12 +53,12 @@ def test_openai_writes_the_query_from_the_conversation(provider_server: Provider
 
 
 def test_provider_failures_surface_as_certiq_errors(provider_server: ProviderServer) -> None:
-    settings = settings_for(provider_server)
+    settings = llm_settings(provider_server)
     provider_server.script = [
         anthropic_error(529, "overloaded_error", "Overloaded"),
         openai_error(401, "invalid_request_error", "bad key"),
         Reply(200, openai_completion(None, refusal="I can't help with that.")),
-        Reply(200, anthropic_message([anthropic_text("  \n ")])),
+        text_reply("anthropic", "  \n "),
     ]
     with pytest.raises(TransientError, match="HTTP 529"):
         LlmQueryRewriter(settings, "anthropic").rewrite(FOLLOW_UP, TURNS)

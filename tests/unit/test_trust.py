@@ -8,12 +8,12 @@ import hmac
 from collections.abc import Sequence
 
 from certiq.config import PolicySettings
-from certiq.models import Certificate, Citation, Claim, RenderState
+from certiq.models import Certificate, Claim, RenderState
 from certiq.ports import Support
 from certiq.trust.certificate import check, seal_and_sign
 from certiq.trust.policy import decide, minimal_evidence, render
 from certiq.trust.verifier import LexicalVerifier
-from tests.fakes import EPOCH, make_box
+from tests.fakes import EPOCH, make_citation
 
 POLICY = PolicySettings(tau_entail=0.6, tau_contradict=0.5, unverified="mark")
 VERIFIER = LexicalVerifier()
@@ -37,22 +37,6 @@ class HmacSigner:
         return hmac.compare_digest(self.sign(message), signature)
 
 
-def citation(cid: str, quote: str, *, valid: bool = True) -> Citation:
-    return Citation(
-        id=cid,
-        chunk_id="d:0",
-        doc_id="d",
-        file_name="d.pdf",
-        page=1,
-        boxes=[make_box()],
-        quote=quote,
-        start=0,
-        end=len(quote),
-        score=1.0,
-        valid=valid,
-    )
-
-
 def test_verifier_entails_a_claim_stated_by_its_evidence() -> None:
     support = VERIFIER.assess("Backups are kept for 35 days.", ["Backups are kept for 35 days."])
     assert support.entail == 1.0 and support.contradict == 0.0
@@ -71,7 +55,7 @@ def test_verifier_reads_a_one_sided_negation_as_contradiction() -> None:
 def test_decide_verifies_only_on_valid_citations() -> None:
     # GIVEN a claim whose only citation failed the verbatim check
     claim = Claim(id="K1", text="Backups are kept for 35 days.", citation_ids=["C1"])
-    citations = {"C1": citation("C1", "Backups are kept for 35 days.", valid=False)}
+    citations = {"C1": make_citation("Backups are kept for 35 days.", valid=False)}
     # WHEN it is decided / THEN it is UNVERIFIED with no evidence, however well the text matches
     decision = decide(claim, citations, VERIFIER, POLICY)
     assert decision.state is RenderState.UNVERIFIED and decision.evidence == []
@@ -79,7 +63,7 @@ def test_decide_verifies_only_on_valid_citations() -> None:
 
 def test_decide_blocks_a_contradicted_claim_and_render_never_shows_it() -> None:
     claim = Claim(id="K1", text="Backups are not encrypted.", citation_ids=["C1"])
-    citations = {"C1": citation("C1", "Backups are encrypted.")}
+    citations = {"C1": make_citation("Backups are encrypted.")}
     decided = claim.model_copy(update={"decision": decide(claim, citations, VERIFIER, POLICY)})
     assert decided.decision is not None and decided.decision.state is RenderState.BLOCKED
     assert render([decided], POLICY) == ""
@@ -88,7 +72,10 @@ def test_decide_blocks_a_contradicted_claim_and_render_never_shows_it() -> None:
 def test_minimal_evidence_keeps_the_fewest_citations_that_suffice() -> None:
     chosen = minimal_evidence(
         "Backups are kept for 35 days.",
-        [citation("C1", "Logs rotate weekly."), citation("C2", "Backups are kept for 35 days.")],
+        [
+            make_citation("Logs rotate weekly."),
+            make_citation("Backups are kept for 35 days.", cid="C2"),
+        ],
         VERIFIER,
         POLICY,
     )
@@ -98,9 +85,9 @@ def test_minimal_evidence_keeps_the_fewest_citations_that_suffice() -> None:
 def test_minimal_evidence_is_padded_to_the_policy_minimum_with_supporting_citations() -> None:
     # GIVEN a claim stated by two citations, next to an unrelated one
     citations = [
-        citation("C1", "Logs rotate weekly."),
-        citation("C2", "Backups are kept for 35 days."),
-        citation("C3", "Backups of customer data are kept for 35 days."),
+        make_citation("Logs rotate weekly."),
+        make_citation("Backups are kept for 35 days.", cid="C2"),
+        make_citation("Backups of customer data are kept for 35 days.", cid="C3"),
     ]
     claim = "Backups are kept for 35 days."
     # WHEN the policy asks for at least two, or three, citations of evidence
@@ -118,8 +105,8 @@ def test_minimal_evidence_is_padded_to_the_policy_minimum_with_supporting_citati
 def test_padding_never_adds_a_citation_that_contradicts_the_claim() -> None:
     # GIVEN a claim, its evidence, and a citation denying it
     citations = [
-        citation("C1", "Backups are kept for 35 days."),
-        citation("C2", "Backups are not kept for 35 days."),
+        make_citation("Backups are kept for 35 days."),
+        make_citation("Backups are not kept for 35 days.", cid="C2"),
     ]
     policy = POLICY.model_copy(update={"min_evidence": 2})
     # WHEN decided with a minimum of two / THEN the denial is left out and the claim verified
@@ -150,14 +137,14 @@ def test_decide_asks_the_verifier_once_per_evidence_set() -> None:
     verifier = CountingVerifier()
     claim = Claim(id="K1", text="Backups are kept for 35 days.", citation_ids=["C1"])
     # WHEN decided (greedy selection, then the final judgement of the same set)
-    decide(claim, {"C1": citation("C1", "Backups are kept for 35 days.")}, verifier, POLICY)
+    decide(claim, {"C1": make_citation("Backups are kept for 35 days.")}, verifier, POLICY)
     # THEN the verifier (an LLM judge: one request each) was asked once
     assert verifier.asked == [("Backups are kept for 35 days.",)]
 
 
 def test_render_marks_unverified_claims_or_drops_them_by_policy() -> None:
     claim = Claim(id="K1", text="Staff may travel.", citation_ids=["C1"])
-    citations = {"C1": citation("C1", "Backups are kept for 35 days.")}
+    citations = {"C1": make_citation("Backups are kept for 35 days.")}
     decided = claim.model_copy(update={"decision": decide(claim, citations, VERIFIER, POLICY)})
     assert render([decided], POLICY).endswith("(unverified)")
     assert render([decided], POLICY.model_copy(update={"unverified": "drop"})) == ""

@@ -36,10 +36,8 @@ def test_the_held_out_lexical_model_is_chosen_by_settings(tmp_path: Path) -> Non
     [("anthropic", "llm-judge:anthropic:claude-sonnet-5"), ("openai", "llm-judge:openai:o-x")],
 )
 def test_the_llm_judge_is_built_over_the_configured_provider(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, provider: str, name: str
+    tmp_path: Path, provider_keys: None, provider: str, name: str
 ) -> None:
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     settings = Settings(
         home=tmp_path,
         llm=LlmSettings.model_validate({"provider": provider, "openai_model": "o-x"}),

@@ -118,7 +118,10 @@ def select_spans(
         if score > 0 and score >= settings.span_threshold:
             scored.append((score, candidate))
     scored.sort(key=lambda item: item[0], reverse=True)  # stable: ties keep retrieval order
-    return [_span(candidate, score) for score, candidate in scored[:max_spans]]
+    return [
+        sentence_span(candidate.hit.chunk, candidate.index, score, candidate.hit.score)
+        for score, candidate in scored[:max_spans]
+    ]
 
 
 def _candidates(hits: Sequence[SearchHit]) -> list[_Candidate]:
@@ -139,11 +142,11 @@ def _sentence(candidate: _Candidate) -> Sentence:
     return candidate.hit.chunk.sentences[candidate.index]
 
 
-def _span(candidate: _Candidate, score: float) -> EvidenceSpan:
-    chunk: Chunk = candidate.hit.chunk
-    sentence = _sentence(candidate)
+def sentence_span(chunk: Chunk, index: int, score: float, chunk_score: float) -> EvidenceSpan:
+    """Sentence ``index`` of the chunk as an evidence span (span id chunk_id:index)."""
+    sentence = chunk.sentences[index]
     return EvidenceSpan(
-        span_id=f"{chunk.chunk_id}:{candidate.index}",
+        span_id=f"{chunk.chunk_id}:{index}",
         chunk_id=chunk.chunk_id,
         doc_id=chunk.doc_id,
         file_name=chunk.source.file_name,
@@ -157,6 +160,6 @@ def _span(candidate: _Candidate, score: float) -> EvidenceSpan:
         page=sentence.page,
         boxes=sentence.boxes,
         score=round(score, 6),
-        chunk_score=round(candidate.hit.score, 6),
+        chunk_score=round(chunk_score, 6),
         chunk_ordinal=chunk.ordinal,
     )

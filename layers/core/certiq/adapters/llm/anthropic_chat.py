@@ -14,15 +14,17 @@ The instructions are a fixed system prompt marked ``cache_control: ephemeral``, 
 last earlier turn of a conversation, so repeated prefixes are read from Anthropic's prompt cache
 (only once a prefix reaches the model's minimum cacheable length; shorter ones are not cached
 and report zero cache tokens). Usage is recorded with the cache counters.
+
+The flow around the request (timing, usage, the checks that make a draft usable) is
+certiq.adapters.llm.drafting's.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from certiq.adapters.llm.clients import provider_errors
+from certiq.adapters.llm.drafting import ProviderChat, Reading, earlier_turns
 from certiq.answering.parsing import (
     Anchor,
     EvidenceIds,
@@ -32,42 +34,23 @@ from certiq.answering.parsing import (
 )
 from certiq.answering.prompts import (
     ANTHROPIC_FORMAT,
-    NO_EARLIER_ANSWER,
     evidence_title,
     question_message,
-    system_prompt,
 )
 from certiq.models import ConversationTurn, DraftQuote, DraftSentence, EvidenceSpan, ModelCall
-from certiq.ports import ChatDraft
 
 if TYPE_CHECKING:
-    import anthropic
-    from anthropic.types import MessageParam, SearchResultBlockParam, TextBlockParam
+    import anthropic  # noqa: F401 (the client type named in the base class)
+    from anthropic.types import Message, MessageParam, SearchResultBlockParam, TextBlockParam
 
 PROVIDER: Final = "anthropic"
 
 
-class AnthropicChat:
+class AnthropicChat(ProviderChat["anthropic.Anthropic", "MessageParam", "Message"]):
     """Implements certiq.ports.ChatModel with the Anthropic Messages API and its citations."""
 
-    def __init__(
-        self,
-        client: anthropic.Anthropic,
-        model: str,
-        *,
-        max_output_tokens: int,
-        max_sentences: int,
-        timer: Callable[[], float] = time.perf_counter,
-    ) -> None:
-        self._client = client
-        self._model = model
-        self._max_output_tokens = max_output_tokens
-        self._system = system_prompt(max_sentences, ANTHROPIC_FORMAT)
-        self._timer = timer
-
-    @property
-    def name(self) -> str:
-        return PROVIDER
+    provider = PROVIDER
+    answer_format = ANTHROPIC_FORMAT
 
     def messages(
         self,
@@ -77,12 +60,12 @@ class AnthropicChat:
     ) -> list[MessageParam]:
         """Earlier turns as user/assistant pairs, then the evidence and the question."""
         messages: list[MessageParam] = []
-        for position, turn in enumerate(history):
-            answer: TextBlockParam = {"type": "text", "text": turn.answer or NO_EARLIER_ANSWER}
+        for position, (earlier_question, earlier_answer) in enumerate(earlier_turns(history)):
+            answer: TextBlockParam = {"type": "text", "text": earlier_answer}
             if position == len(history) - 1:
                 # The conversation so far is the same prefix when the next question comes.
                 answer["cache_control"] = {"type": "ephemeral"}
-            messages.append({"role": "user", "content": turn.question})
+            messages.append({"role": "user", "content": earlier_question})
             messages.append({"role": "assistant", "content": [answer]})
         results: list[SearchResultBlockParam] = [
             {
@@ -98,46 +81,41 @@ class AnthropicChat:
         messages.append({"role": "user", "content": [*results, question_block]})
         return messages
 
-    def draft(
-        self,
-        question: str,
-        evidence: Sequence[EvidenceSpan],
-        history: Sequence[ConversationTurn] = (),
-    ) -> ChatDraft:
-        started = self._timer()
-        with provider_errors(PROVIDER, "draft"):
-            message = self._client.messages.create(
-                model=self._model,
-                max_tokens=self._max_output_tokens,
-                system=[
-                    {
-                        "type": "text",
-                        "text": self._system,
-                        "cache_control": {"type": "ephemeral"},
-                    }
-                ],
-                messages=self.messages(question, evidence, history),
-            )
-        latency_ms = round((self._timer() - started) * 1000, 3)
-        call = _call(message, self._model, latency_ms)
-        calls = (call,) if call is not None else ()
-        if message.stop_reason == "refusal":
-            return ChatDraft(sentences=[], calls=calls, problem="the model refused to answer")
-        content = message.content if isinstance(message.content, list) else None
-        if content is None or call is None:
-            return ChatDraft(
-                sentences=[], calls=calls, problem="the response has no content or no usage"
-            )
-        sentences = read_content(content, EvidenceIds(evidence))
-        if message.stop_reason == "max_tokens" and sentences:
+    def _create(self, messages: list[MessageParam]) -> Message:
+        return self._client.messages.create(
+            model=self._model,
+            max_tokens=self._max_output_tokens,
+            system=[{"type": "text", "text": self._system, "cache_control": {"type": "ephemeral"}}],
+            messages=messages,
+        )
+
+    def _read(self, response: Message, ids: EvidenceIds, *, has_usage: bool) -> Reading | str:
+        if response.stop_reason == "refusal":
+            return "the model refused to answer"
+        content = response.content if isinstance(response.content, list) else None
+        if content is None or not has_usage:
+            return "the response has no content or no usage"
+        sentences = read_content(content, ids)
+        if response.stop_reason == "max_tokens" and sentences:
             sentences = _without_cut_sentence(sentences)
-        if not any(sentence.citation_ids for sentence in sentences):
-            return ChatDraft(
-                sentences=[],
-                calls=calls,
-                problem=f"no sentence cites the evidence (stop_reason {message.stop_reason})",
-            )
-        return ChatDraft(sentences=sentences, calls=calls, answerer=PROVIDER)
+        return Reading(sentences, f"stop_reason {response.stop_reason}")
+
+    def _call(self, response: Message, latency_ms: float) -> ModelCall | None:
+        usage: Any = getattr(response, "usage", None)
+        if usage is None or not isinstance(usage.input_tokens, int):
+            return None
+        cache_read = usage.cache_read_input_tokens or 0
+        cache_creation = usage.cache_creation_input_tokens or 0
+        return ModelCall(
+            provider=PROVIDER,
+            model=response.model if isinstance(response.model, str) else self._model,
+            # Anthropic's input_tokens leaves out the cached ones: add them for the true size.
+            input_tokens=usage.input_tokens + cache_read + cache_creation,
+            output_tokens=usage.output_tokens or 0,
+            cache_read_input_tokens=cache_read,
+            cache_creation_input_tokens=cache_creation,
+            latency_ms=latency_ms,
+        )
 
 
 def read_content(content: Sequence[Any], ids: EvidenceIds) -> list[DraftSentence]:
@@ -175,24 +153,6 @@ def _quote(citation: Any, ids: EvidenceIds) -> DraftQuote | None:
     # A citation of another kind, or naming no span of ours: only its text can place it.
     candidates = [span] if span is not None else ids.evidence
     return anchor_quote(cited_text, candidates)
-
-
-def _call(message: Any, requested_model: str, latency_ms: float) -> ModelCall | None:
-    usage = getattr(message, "usage", None)
-    if usage is None or not isinstance(usage.input_tokens, int):
-        return None
-    cache_read = usage.cache_read_input_tokens or 0
-    cache_creation = usage.cache_creation_input_tokens or 0
-    return ModelCall(
-        provider=PROVIDER,
-        model=message.model if isinstance(message.model, str) else requested_model,
-        # Anthropic's input_tokens leaves out the cached ones: add them for the true prompt size.
-        input_tokens=usage.input_tokens + cache_read + cache_creation,
-        output_tokens=usage.output_tokens or 0,
-        cache_read_input_tokens=cache_read,
-        cache_creation_input_tokens=cache_creation,
-        latency_ms=latency_ms,
-    )
 
 
 def _without_cut_sentence(sentences: list[DraftSentence]) -> list[DraftSentence]:

@@ -2,8 +2,8 @@
 
 Implements certiq.ports.QueryRewriter. The model sees the conversation's earlier turns (redacted
 questions and the answers shown) and the follow-up, and writes one standalone search query. The
-SDK client comes from certiq.adapters.llm.clients, built on first use (a missing key fails the
-rewrite, not the process) and kept; failures surface as certiq errors for the caller to fall
+request is certiq.adapters.llm.completion's, its client built on first use (a missing key fails
+the rewrite, not the process) and kept; failures surface as certiq errors for the caller to fall
 back on rules.
 """
 
@@ -11,16 +11,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Final
 
-from certiq.adapters.llm.clients import Provider, anthropic_client, openai_client, provider_errors
+from certiq.adapters.llm.clients import Provider
+from certiq.adapters.llm.completion import AnthropicCompletion, OpenAICompletion, plain_completion
 from certiq.config import LlmSettings
 from certiq.errors import ProviderError
 from certiq.ports import Turn
-
-if TYPE_CHECKING:
-    import anthropic
-    import openai
 
 INSTRUCTIONS: Final = (
     "You rewrite the last question of a conversation into one standalone search query for a"
@@ -38,7 +35,7 @@ class LlmQueryRewriter:
     def __init__(self, settings: LlmSettings, provider: Provider) -> None:
         self._settings = settings
         self._provider: Provider = provider
-        self._client: Any = None
+        self._complete: AnthropicCompletion | OpenAICompletion | None = None
         self._lock = threading.Lock()
 
     @property
@@ -51,48 +48,20 @@ class LlmQueryRewriter:
         return f"{self._provider}:{model}"
 
     def rewrite(self, question: str, turns: Sequence[Turn]) -> str:
-        prompt = conversation_prompt(question, turns)
-        ask = self._anthropic if self._provider == "anthropic" else self._openai
-        query = clean_query(ask(prompt))
+        complete = self._get_complete()
+        query = clean_query(complete(INSTRUCTIONS, conversation_prompt(question, turns)))
         if not query:
             raise ProviderError(f"{self.name} returned no query")
         return query
 
-    def _anthropic(self, prompt: str) -> str:
-        client: anthropic.Anthropic = self._get_client()
-        with provider_errors("anthropic", "query rewriting"):
-            message = client.messages.create(
-                model=self._settings.anthropic_model,
-                max_tokens=min(MAX_OUTPUT_TOKENS, self._settings.max_output_tokens),
-                system=INSTRUCTIONS,
-                messages=[{"role": "user", "content": prompt}],
-            )
-        return "".join(block.text for block in message.content if block.type == "text")
-
-    def _openai(self, prompt: str) -> str:
-        client: openai.OpenAI = self._get_client()
-        with provider_errors("openai", "query rewriting"):
-            completion = client.chat.completions.create(
-                model=self._settings.openai_model,
-                max_completion_tokens=min(MAX_OUTPUT_TOKENS, self._settings.max_output_tokens),
-                messages=[
-                    {"role": "system", "content": INSTRUCTIONS},
-                    {"role": "user", "content": prompt},
-                ],
-            )
-        if not completion.choices:
-            raise ProviderError(f"{self.name} returned no choice")
-        message = completion.choices[0].message
-        if message.refusal:
-            raise ProviderError(f"{self.name} refused: {message.refusal}")
-        return message.content or ""
-
-    def _get_client(self) -> Any:
+    def _get_complete(self) -> AnthropicCompletion | OpenAICompletion:
         with self._lock:
-            if self._client is None:
-                factory = anthropic_client if self._provider == "anthropic" else openai_client
-                self._client = factory(self._settings)
-            return self._client
+            if self._complete is None:
+                max_tokens = min(MAX_OUTPUT_TOKENS, self._settings.max_output_tokens)
+                self._complete = plain_completion(
+                    self._settings, self._provider, "query rewriting", max_tokens
+                )
+            return self._complete
 
 
 def conversation_prompt(question: str, turns: Sequence[Turn]) -> str:

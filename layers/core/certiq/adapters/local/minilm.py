@@ -21,10 +21,10 @@ import importlib.util
 import json
 import math
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -49,6 +49,7 @@ DEFAULT_MAX_SEQ_LENGTH: Final = 256
 TOKEN_BUDGET: Final = 2048
 
 F32 = NDArray[np.float32]
+LoadedT = TypeVar("LoadedT")
 
 
 class ModelUnavailable(CertiqError):
@@ -310,6 +311,24 @@ def _one_blas_thread() -> contextlib.AbstractContextManager[object]:
     return limiter
 
 
+class LoadedOnce(Generic[LoadedT]):
+    """A model loaded on first use, once, under a lock so concurrent first calls load it once."""
+
+    def __init__(self, load: Callable[[], LoadedT]) -> None:
+        self._load = load
+        self._lock = threading.Lock()
+        self._loaded: LoadedT | None = None
+
+    def get(self) -> LoadedT:
+        loaded = self._loaded
+        if loaded is not None:
+            return loaded
+        with self._lock:
+            if self._loaded is None:
+                self._loaded = self._load()
+            return self._loaded
+
+
 class MiniLmEmbedder:
     """Implements certiq.ports.Embedder with all-MiniLM-L6-v2 run in numpy.
 
@@ -322,8 +341,7 @@ class MiniLmEmbedder:
             raise ValueError("batch_size must be at least 1")
         self._model_dir = model_dir
         self._batch_size = batch_size
-        self._lock = threading.Lock()
-        self._loaded: _Loaded | None = None
+        self._model = LoadedOnce(lambda: _load_model(self._model_dir))
 
     @property
     def name(self) -> str:
@@ -338,7 +356,7 @@ class MiniLmEmbedder:
             raise TypeError("embed() takes a sequence of texts, not one string")
         if not texts:
             return np.zeros((0, DIMENSION), dtype=np.float32)
-        model = self._load()
+        model = self._model.get()
         with _one_blas_thread():
             return self._embed(model, texts)
 
@@ -361,15 +379,6 @@ class MiniLmEmbedder:
                 mask[row, : lengths[i]] = 1
             out[members] = model.bert.pooled(ids, mask)
         return out
-
-    def _load(self) -> _Loaded:
-        loaded = self._loaded
-        if loaded is not None:
-            return loaded
-        with self._lock:
-            if self._loaded is None:
-                self._loaded = _load_model(self._model_dir)
-            return self._loaded
 
 
 def _load_model(model_dir: Path | None) -> _Loaded:

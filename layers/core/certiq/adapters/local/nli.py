@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +26,13 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 from numpy.typing import NDArray
 
-from certiq.adapters.local.minilm import F32, ModelUnavailable, _Bert, _one_blas_thread
+from certiq.adapters.local.minilm import (
+    F32,
+    LoadedOnce,
+    ModelUnavailable,
+    _Bert,
+    _one_blas_thread,
+)
 from certiq.ports import Support
 
 if TYPE_CHECKING:
@@ -144,8 +149,7 @@ class NliVerifier:
 
     def __init__(self, model_dir: Path | None) -> None:
         self._model_dir = model_dir
-        self._lock = threading.Lock()
-        self._loaded: _Loaded | None = None
+        self._model = LoadedOnce(lambda: load(self._model_dir))
 
     @property
     def name(self) -> str:
@@ -153,12 +157,12 @@ class NliVerifier:
 
     def check(self) -> None:
         """Loads the model now: raises NliModelUnavailable naming what is missing."""
-        self._load()
+        self._model.get()
 
     def assess(self, claim: str, evidence: Sequence[str]) -> Support:
         if not claim.strip() or not evidence:
             return Support(entail=0.0, contradict=0.0)
-        model = self._load()
+        model = self._model.get()
         encoding = model.tokenizer.encode(" ".join(evidence), claim)
         ids = np.asarray([encoding.ids], dtype=np.int64)
         types = np.asarray([encoding.type_ids], dtype=np.int64)
@@ -177,12 +181,3 @@ class NliVerifier:
         first = model.bert.hidden_states(ids, mask, types)[:, 0, :]
         pooled = np.tanh(first @ model.head.pooler_w + model.head.pooler_b)
         return softmax(pooled @ model.head.classifier_w + model.head.classifier_b)
-
-    def _load(self) -> _Loaded:
-        loaded = self._loaded
-        if loaded is not None:
-            return loaded
-        with self._lock:
-            if self._loaded is None:
-                self._loaded = load(self._model_dir)
-            return self._loaded
