@@ -60,6 +60,22 @@ def test_rules_keep_noun_phrases_lists_and_ranges_whole(sentence: str) -> None:
     assert SPLITTER.split(sentence) == [sentence]
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "This policy explains how the company keeps and removes the data it holds.",
+        "The service keeps and deletes backups on a schedule.",
+        "Backups that hold customer data are encrypted and stored in Frankfurt.",
+        "Staff must report when a laptop is lost and a replacement is issued.",
+    ],
+)
+def test_rules_keep_shared_objects_and_subordinate_clauses_whole(sentence: str) -> None:
+    # GIVEN an "and" joining verbs that share one object, or inside a subordinate clause
+    # WHEN split / THEN the sentence stays one claim (a half such as "Removes the data it
+    # holds." would have no subject, and "how the company keeps." no object)
+    assert SPLITTER.split(sentence) == [sentence]
+
+
 def test_hedges_are_stripped_and_recorded() -> None:
     # GIVEN hedged sentences / WHEN stripped / THEN the plain assertion and the hedges found
     assert strip_hedges("Backups may be kept for 35 days.") == (

@@ -77,13 +77,29 @@ _VERB_STEMS = (
     "keep lead make mean need offer protect provide receive reduce remain require retain run "
     "send share show store support take use affect improve prevent suggest indicate"
 )
-VERBS = frozenset(
-    form
-    for stem in _VERB_STEMS.split()
-    for form in (stem, stem + "s", stem + "es", stem[:-1] + "ies" if stem.endswith("y") else stem)
-) | frozenset(
+# Irregular past forms: like -ed words, a clause may end on them ("backups are kept and ...").
+_PAST_FORMS = frozenset(
     """kept held made ran took gave sent shown led meant got done found known seen said
     told left become became""".split()
+)
+VERBS = (
+    frozenset(
+        form
+        for stem in _VERB_STEMS.split()
+        for form in (
+            stem,
+            stem + "s",
+            stem + "es",
+            stem[:-1] + "ies" if stem.endswith("y") else stem,
+        )
+    )
+    | _PAST_FORMS
+)
+# Words that open a subordinate clause: an "and" after one coordinates inside that clause
+# ("explains how the company keeps and removes data"), so the rules leave the sentence whole.
+_SUBORDINATORS = frozenset(
+    """how that which whether what when where who whom whose why if because although while
+    unless until""".split()
 )
 # Split points between clauses; "and"/"but" split only when both sides are clauses.
 _SEMICOLON = re.compile(r"\s*;\s*")
@@ -134,6 +150,8 @@ class RuleSplitter:
             verb = _first_verb(left_tokens)
             if verb is None or verb == 0 or len(right_tokens) < 2:
                 continue  # the left side is no clause with a subject: a noun phrase or a list
+            if _SUBORDINATORS.intersection(left_tokens[1:]) or _awaits_object(left_tokens[-1]):
+                continue  # inside a subordinate clause, or "keeps and removes the data"
             if _is_verb(right_tokens[0]):
                 subject = left_words[:verb]
                 if right_tokens[0] not in AUXILIARIES and left_tokens[verb] in AUXILIARIES:
@@ -144,6 +162,16 @@ class RuleSplitter:
                 continue  # "salt and pepper", "names and addresses", "3 and 5 days"
             return [left, *self._split_conjunctions(right)]
         return [text]
+
+
+def _awaits_object(word: str) -> bool:
+    """An active verb form ("keeps", "stores") ending a conjunct shares the object after "and"."""
+    return (
+        word in VERBS
+        and word not in AUXILIARIES
+        and word not in _PAST_FORMS
+        and not word.endswith("ed")
+    )
 
 
 def _token(word: str) -> str:

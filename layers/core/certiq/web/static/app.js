@@ -286,8 +286,10 @@ function renderSources(response) {
     ...sources.map((source) => {
       const deleted = source.status === "deleted";
       const highlighted = state.active?.docId === source.doc_id;
-      const excerpt = source.excerpts?.[0];
-      const pages = [...new Set((source.excerpts || []).map((item) => item.page))];
+      // The selected citation's own excerpt when this card is the highlighted one.
+      const excerpts = source.excerpts || [];
+      const excerpt = (highlighted && excerpts.find((item) => item.page === state.active.page)) || excerpts[0];
+      const pages = [...new Set(excerpts.map((item) => item.page))].sort((a, b) => a - b);
       const content = [
         el("div", { class: "card-head" },
           sourceIcon(source),
