@@ -18,6 +18,7 @@ import hashlib
 import importlib.util
 import itertools
 import json
+import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -290,19 +291,24 @@ def test_the_same_event_twice_ingests_once(world: World, ingests: list[str]) -> 
 
 def test_without_the_idempotency_store_a_repeat_is_still_a_no_op(world: World) -> None:
     # GIVEN an event handled by a function running without the idempotency store (or after
-    # its window): the second line of defence is ingest's own content check
+    # its window): the second line of defence is the sequencer the record keeps
     event = world.upload(KEY, build_pdf(POLICY))
     handler = world.handler(guarded=False)
     handler(event, LambdaContext())
     record, chunks = world.record(KEY), world.chunks()
+    assert record is not None
+    assert record.sequencer == event["Records"][0]["s3"]["object"]["sequencer"]
 
     # WHEN the event comes again
-    handler(copy.deepcopy(event), LambdaContext())
+    result = handler(copy.deepcopy(event), LambdaContext())
 
-    # THEN nothing changed, not even the record's updated_at
+    # THEN nothing changed, not even the record's updated_at, and the function says why
     assert world.record(KEY) == record
     assert world.chunks() == chunks
     assert world.idempotency_items() == []
+    (summary,) = result["documents"]
+    assert summary["status"] == "SKIPPED"
+    assert summary["reason"].startswith("not newer than the last event applied")
 
 
 def test_a_new_version_of_the_key_replaces_its_chunks(world: World) -> None:
@@ -339,6 +345,57 @@ def test_a_late_event_for_an_older_version_indexes_that_versions_bytes(world: Wo
     assert record is not None
     assert record.version == first_event["Records"][0]["s3"]["object"]["versionId"]
     assert record.sha256 == hashlib.sha256(build_pdf(POLICY)).hexdigest()
+
+
+def test_an_older_upload_arriving_after_a_newer_one_is_skipped(
+    world: World, ingests: list[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    # GIVEN two uploads of the key, the newer one's event handled first
+    older = world.upload(KEY, build_pdf(POLICY))
+    newer = world.upload(KEY, build_pdf(REVISED))
+    handler = world.handler()
+    handler(newer, LambdaContext())
+
+    # WHEN the older upload's event arrives late
+    with caplog.at_level(logging.INFO, logger="certiq.ingestion.s3_events"):
+        result = handler(older, LambdaContext())
+
+    # THEN the index keeps the newer text only, the record names the newer version
+    assert ingests == ["data retention.pdf"]
+    record = world.record(KEY)
+    assert record is not None and record.status is DocumentStatus.INDEXED
+    assert record.version == newer["Records"][0]["s3"]["object"]["versionId"]
+    assert record.sequencer == newer["Records"][0]["s3"]["object"]["sequencer"]
+    assert hits_text(world.deps.index.search(TENANT, "backups customer data", 5)) == [
+        "Backups of customer data are now kept for 14 days and then destroyed."
+    ]
+    assert world.deps.index.search(TENANT, "invoices tax law", 5) == []
+    # AND the skip is returned and logged with its reason
+    (summary,) = result["documents"]
+    assert summary["status"] == "SKIPPED" and summary["doc_id"] == record.doc_id
+    assert older["Records"][0]["s3"]["object"]["sequencer"] in summary["reason"]
+    assert any(summary["reason"] in message for message in caplog.messages)
+
+
+def test_the_same_bytes_again_under_a_later_event_still_outrank_an_event_between(
+    world: World, ingests: list[str]
+) -> None:
+    # GIVEN the policy, a revision, then the policy again; the first and third events handled
+    handler = world.handler()
+    handler(world.upload(KEY, build_pdf(POLICY)), LambdaContext())
+    revision = world.upload(KEY, build_pdf(REVISED))
+    handler(world.upload(KEY, build_pdf(POLICY)), LambdaContext())
+
+    # WHEN the revision's event arrives last
+    result = handler(revision, LambdaContext())
+
+    # THEN the policy stays indexed: unchanged bytes still advanced the record's sequencer
+    assert result["documents"][0]["status"] == "SKIPPED"
+    assert len(ingests) == 2  # the first upload and the third (which found its bytes indexed)
+    record = world.record(KEY)
+    assert record is not None and record.sha256 == hashlib.sha256(build_pdf(POLICY)).hexdigest()
+    assert REVISED[0][0] not in hits_text(world.deps.index.search(TENANT, "14 days destroyed", 5))
+    assert world.chunks() == record.chunks
 
 
 def test_an_unversioned_bucket_is_keyed_on_the_sequencer(
@@ -431,6 +488,43 @@ def test_a_removed_event_overtaken_by_a_new_upload_changes_nothing(world: World)
     assert record is not None and record.status is DocumentStatus.INDEXED
     assert world.chunks() == chunks > 0
     assert result["documents"][0]["status"] == "SKIPPED"
+
+
+def test_an_older_upload_arriving_after_the_removal_stays_deleted(world: World) -> None:
+    # GIVEN the policy indexed, a revision uploaded, then the key deleted; the delete's event
+    # handled before the revision's
+    handler = world.handler()
+    handler(world.upload(KEY, build_pdf(POLICY)), LambdaContext())
+    revision = world.upload(KEY, build_pdf(REVISED))
+    removed = world.delete(KEY)
+    handler(removed, LambdaContext())
+
+    # WHEN the revision's event arrives late (its version is still in the bucket)
+    result = handler(revision, LambdaContext())
+
+    # THEN the document stays DELETED with no chunks, and the skip is returned
+    record = world.record(KEY)
+    assert record is not None and record.status is DocumentStatus.DELETED
+    assert record.sequencer == removed["Records"][0]["s3"]["object"]["sequencer"]
+    assert world.chunks() == 0
+    assert result["documents"][0]["status"] == "SKIPPED"
+
+
+def test_a_removal_handled_before_the_only_upload_leaves_a_tombstone(world: World) -> None:
+    # GIVEN an upload and its deletion, the deletion's event handled first
+    handler = world.handler()
+    created = world.upload(KEY, build_pdf(POLICY))
+    result = handler(world.delete(KEY), LambdaContext())
+    assert result["documents"][0]["status"] == "DELETED"
+
+    # WHEN the upload's event arrives
+    handler(created, LambdaContext())
+
+    # THEN nothing is indexed: the tombstone's sequencer outranks the upload's
+    record = world.record(KEY)
+    assert record is not None and record.status is DocumentStatus.DELETED
+    assert record.reason == "removed from the bucket before it was indexed"
+    assert world.chunks() == 0
 
 
 # --- files that cannot be read, and failures -------------------------------------------------

@@ -118,6 +118,11 @@ class DocumentRecord(Contract):
     chunks: int = 0
     created_at: datetime
     updated_at: datetime
+    sequencer: str | None = Field(
+        default=None,
+        description="s3.object.sequencer of the last S3 event applied to this document: an "
+        "event for the same key with a sequencer not greater than it is older and is skipped",
+    )
 
 
 class SearchHit(Contract):

@@ -1,18 +1,27 @@
 """S3 notifications to ingestion: ObjectCreated ingests, ObjectRemoved leaves a tombstone.
 
 S3 delivers every notification at least once and not always in order, so each record is
-handled on its own and checked against the bucket as it is now:
+handled on its own, against the events applied before it and the bucket as it is now:
 
+- Order: every record carries s3.object.sequencer, which grows with each event for one key.
+  The document's record keeps the sequencer of the last event applied to it; an event whose
+  sequencer is not greater (a duplicate, or an older event arriving late) is skipped, created
+  and removed alike, so a late event never brings back older bytes or a deleted document.
 - ObjectCreated reads the exact object version the record names (a versioned bucket), so the
   version recorded is the one whose bytes were indexed; a version deleted since is skipped.
 - ObjectRemoved tombstones the document only when the key has no current object any more: a
   delete of an old version, or a delete that an upload has already overtaken, changes nothing.
+  A document never ingested gets a tombstone too, holding the sequencer.
+
+The check reads the record, then writes it: two events for one key handled at the same moment
+by two containers are not ordered against each other (see the README's known limits).
 
 The Lambda entry point (certiq.runtime.s3_ingest) adds exactly-once per record on top.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
@@ -22,9 +31,12 @@ from aws_lambda_powertools.utilities.parser.models import S3Model, S3RecordModel
 
 from certiq.errors import InvalidRequest, NotFound
 from certiq.ingestion.identity import doc_id_for
-from certiq.ingestion.service import Upload, ingest, remove
+from certiq.ingestion.service import Upload, ingest, remove, tombstone
 from certiq.models import DocumentRecord
 from certiq.steps.deps import Deps
+
+logger = logging.getLogger(__name__)
+HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 @dataclass(frozen=True)
@@ -49,6 +61,25 @@ class S3Outcome:
         }
 
 
+def sequencer_is_later(sequencer: str, applied: str) -> bool:
+    """True when an event with this sequencer comes after the one applied (same key).
+
+    AWS: sequencers are hexadecimal strings of varying length; compare them after left-padding
+    the shorter with zeros to the same length, and the greater one is the later event.
+    """
+    check_sequencer(sequencer)
+    check_sequencer(applied, "applied sequencer")
+    width = max(len(sequencer), len(applied))
+    return sequencer.upper().rjust(width, "0") > applied.upper().rjust(width, "0")
+
+
+def check_sequencer(value: str, name: str = "sequencer") -> str:
+    """The sequencer, refused unless hexadecimal (it is recorded, and compared later)."""
+    if not value or any(digit not in HEX_DIGITS for digit in value):
+        raise InvalidRequest(name, f"not a hexadecimal S3 sequencer: {value!r}")
+    return value
+
+
 def handle_s3_event(event: S3Model, deps: Deps) -> list[S3Outcome]:
     """Every record of the event, one after the other (see handle_s3_record)."""
     outcomes = []
@@ -70,17 +101,41 @@ def handle_s3_record(notification: S3RecordModel, deps: Deps) -> S3Outcome | Non
     key = unquote_plus(s3_object.key)
     uri = f"s3://{bucket}/{key}"
     event_name = notification.eventName
+    doc_id = doc_id_for(tenant, uri)
+    sequencer = s3_object.sequencer
     try:
+        if sequencer is not None:
+            check_sequencer(sequencer)
+        applied = deps.documents.get(tenant, doc_id)
+        if (
+            sequencer is not None
+            and applied is not None
+            and applied.sequencer is not None
+            and not sequencer_is_later(sequencer, applied.sequencer)
+        ):
+            return _skipped(
+                event_name,
+                uri,
+                f"not newer than the last event applied (sequencer {sequencer},"
+                f" applied {applied.sequencer})",
+                applied,
+            )
         if event_name.startswith("ObjectRemoved"):
             if deps.blobs.exists(key):
-                return S3Outcome(event_name, uri, None, skipped="the key still holds an object")
-            return S3Outcome(event_name, uri, remove(tenant, doc_id_for(tenant, uri), deps))
+                return _skipped(event_name, uri, "the key still holds an object")
+            removed = remove(tenant, doc_id, deps, sequencer=sequencer)
+            if removed is None and sequencer is not None:
+                file_name = PurePosixPath(key).name
+                removed = tombstone(tenant, doc_id, file_name, uri, sequencer, deps)
+            return S3Outcome(event_name, uri, removed)
         try:
+            # The version the event names, not the current one: a late event never indexes
+            # other bytes than those it announces.
             data = deps.blobs.get(key, version=s3_object.versionId)
         except NotFound:
-            return S3Outcome(event_name, uri, None, skipped="the object is gone from the bucket")
-    except InvalidRequest as error:  # a key the blob store refuses: nothing can be read
-        return S3Outcome(event_name, uri, None, skipped=str(error))
+            return _skipped(event_name, uri, "the object is gone from the bucket")
+    except InvalidRequest as error:  # a key (or sequencer) refused: nothing can be done
+        return _skipped(event_name, uri, str(error))
     upload = Upload(
         data=data,
         file_name=PurePosixPath(key).name,
@@ -89,5 +144,14 @@ def handle_s3_record(notification: S3RecordModel, deps: Deps) -> S3Outcome | Non
         stored_uri=uri,
         # Without versioning the bytes themselves name the version (see document_ids).
         version=s3_object.versionId,
+        sequencer=sequencer,
     )
     return S3Outcome(event_name, uri, ingest(upload, deps))
+
+
+def _skipped(
+    event_name: str, uri: str, reason: str, record: DocumentRecord | None = None
+) -> S3Outcome:
+    """An event that changes nothing: logged with why, and returned (never silently dropped)."""
+    logger.info("S3 event skipped: %s", reason, extra={"s3_event": event_name, "uri": uri})
+    return S3Outcome(event_name, uri, record, skipped=reason)

@@ -38,6 +38,7 @@ class Upload:
     stored_uri: str | None = None
     version: str | None = None
     collection: str | None = None  # a named subset of the tenant's documents
+    sequencer: str | None = None  # s3.object.sequencer of the S3 event this upload comes from
 
 
 def queued(upload: Upload, deps: Deps) -> DocumentRecord:
@@ -46,7 +47,13 @@ def queued(upload: Upload, deps: Deps) -> DocumentRecord:
     doc_id, sha256, content_version = document_ids(upload.tenant, upload.uri, upload.data)
     existing = deps.documents.get(upload.tenant, doc_id)
     if already_indexed(existing, sha256):
-        return existing
+        if upload.sequencer is None or upload.sequencer == existing.sequencer:
+            return existing
+        # The same bytes under a later event: the record now stands for that event, so an
+        # event between the two (other bytes, arriving late) is recognised as older.
+        advanced = existing.model_copy(update={"sequencer": upload.sequencer})
+        deps.documents.put(advanced)
+        return advanced
     now = deps.clock.now()
     return DocumentRecord(
         doc_id=doc_id,
@@ -59,6 +66,9 @@ def queued(upload: Upload, deps: Deps) -> DocumentRecord:
         status=DocumentStatus.QUEUED,
         created_at=existing.created_at if existing else now,
         updated_at=now,
+        # The event's sequencer is recorded only once it is applied (INDEXED, or FAILED for the
+        # file itself): a retry after an internal error must not be taken for a duplicate.
+        sequencer=existing.sequencer if existing else None,
     )
 
 
@@ -110,7 +120,14 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
             raise IngestionError("no text: the PDF has pages but no sentence could be read")
     except IngestionError as error:
         _drop_chunks(upload.tenant, doc_id, deps)
-        return _advance(record, deps, status=DocumentStatus.FAILED, reason=str(error), chunks=0)
+        return _advance(
+            record,
+            deps,
+            status=DocumentStatus.FAILED,
+            reason=str(error),
+            chunks=0,
+            sequencer=upload.sequencer,
+        )
     except Exception as error:
         with contextlib.suppress(Exception):  # the original error is the one worth raising
             _drop_chunks(upload.tenant, doc_id, deps)
@@ -122,7 +139,14 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
                 chunks=0,
             )
         raise
-    return _advance(record, deps, status=DocumentStatus.INDEXED, pages=pages, chunks=chunks)
+    return _advance(
+        record,
+        deps,
+        status=DocumentStatus.INDEXED,
+        pages=pages,
+        chunks=chunks,
+        sequencer=upload.sequencer,
+    )
 
 
 def already_indexed(record: DocumentRecord | None, sha256: str) -> TypeGuard[DocumentRecord]:
@@ -132,19 +156,51 @@ def already_indexed(record: DocumentRecord | None, sha256: str) -> TypeGuard[Doc
     )
 
 
-def remove(tenant: str, doc_id: str, deps: Deps) -> DocumentRecord | None:
+def remove(
+    tenant: str, doc_id: str, deps: Deps, *, sequencer: str | None = None
+) -> DocumentRecord | None:
     """Removes a document's chunks and leaves a tombstone so old answers can say it is gone.
 
     The DELETED record keeps the file name, uri, sha256 and version of what was indexed, so an
-    old answer's sources can still name the file and show it as deleted.
+    old answer's sources can still name the file and show it as deleted. sequencer is that of
+    the S3 event removing it, kept so that an older event arriving later is recognised.
     """
     record = deps.documents.get(tenant, doc_id)
     deps.index.delete_document(tenant, doc_id)
     if record is None:
         return None
     if record.status is DocumentStatus.DELETED:
-        return record  # a repeated delete event: the tombstone stays as it was
-    return _advance(record, deps, status=DocumentStatus.DELETED, chunks=0)
+        if sequencer is None or sequencer == record.sequencer:
+            return record  # a repeated delete event: the tombstone stays as it was
+        advanced = record.model_copy(update={"sequencer": sequencer})
+        deps.documents.put(advanced)
+        return advanced
+    return _advance(record, deps, status=DocumentStatus.DELETED, chunks=0, sequencer=sequencer)
+
+
+def tombstone(
+    tenant: str, doc_id: str, file_name: str, uri: str, sequencer: str, deps: Deps
+) -> DocumentRecord:
+    """The DELETED record of a document removed before any of its uploads was ingested.
+
+    It holds only the removing event's sequencer, so that an upload's event arriving after the
+    removal's (S3 does not keep them in order) does not bring the document back.
+    """
+    now = deps.clock.now()
+    record = DocumentRecord(
+        doc_id=doc_id,
+        tenant=tenant,
+        file_name=file_name,
+        uri=uri,
+        mime_type=PDF_MIME,
+        status=DocumentStatus.DELETED,
+        reason="removed from the bucket before it was indexed",
+        created_at=now,
+        updated_at=now,
+        sequencer=sequencer,
+    )
+    deps.documents.put(record)
+    return record
 
 
 def embed_chunks(chunks: Sequence[Chunk], embedder: Embedder, batch_size: int) -> None:
@@ -173,12 +229,15 @@ def _advance(
     reason: str | None = None,
     pages: int | None = None,
     chunks: int | None = None,
+    sequencer: str | None = None,
 ) -> DocumentRecord:
     update: dict[str, object] = {"status": status, "reason": reason, "updated_at": deps.clock.now()}
     if pages is not None:
         update["pages"] = pages
     if chunks is not None:
         update["chunks"] = chunks
+    if sequencer is not None:
+        update["sequencer"] = sequencer
     advanced = record.model_copy(update=update)
     deps.documents.put(advanced)
     return advanced
