@@ -12,13 +12,14 @@ from pydantic import ValidationError
 
 from certiq.adapters.aws.provider_keys import secret_keys
 from certiq.adapters.llm.clients import anthropic_client, openai_client, provider_errors
-from certiq.bootstrap import build_chat_model
-from certiq.config import LlmSettings, Settings
+from certiq.bootstrap import build_chat_model, build_embedder
+from certiq.config import EmbeddingSettings, LlmSettings, Settings
 from certiq.errors import ConfigurationError
 from tests.contract.conftest import REGION, Aws
 from tests.fakes import make_chunk, make_evidence
 from tests.provider_fakes import (
     ProviderServer,
+    Recorded,
     Reply,
     anthropic_message,
     anthropic_text,
@@ -142,6 +143,63 @@ def test_a_secret_without_a_usable_key_is_a_configuration_error(
         openai_client(keyed(provider_server, arn)).chat.completions.create(
             model="m", messages=[{"role": "user", "content": "hello"}]
         )
+    assert provider_server.requests == []
+
+
+def openai_embeddings(request: Recorded) -> Reply:
+    """POST /v1/embeddings in the API's shape: one float vector per input, with its index."""
+    texts = request.body["input"]
+    return Reply(
+        200,
+        {
+            "object": "list",
+            "data": [
+                {"object": "embedding", "index": i, "embedding": [1.0] + [0.0] * 1535}
+                for i in range(len(texts))
+            ],
+            "model": request.body["model"],
+            "usage": {"prompt_tokens": len(texts), "total_tokens": len(texts)},
+        },
+    )
+
+
+def test_the_openai_embedder_sends_the_key_from_the_secret(
+    secrets: SecretsManagerClient, provider_server: ProviderServer
+) -> None:
+    # GIVEN the keys in a secret (none in the environment) and OpenAI embeddings configured
+    arn = secrets.create_secret(Name="certiq/model-keys", SecretString=json.dumps(KEYS))["ARN"]
+    provider_server.responder = openai_embeddings
+    settings = Settings(
+        llm=keyed(provider_server, arn), embedding=EmbeddingSettings(provider="openai")
+    )
+
+    # WHEN the embedder bootstrap builds embeds two texts
+    embedder = build_embedder(settings)
+    assert embedder is not None
+    vectors = embedder.embed(["backups are kept for 30 days", "logs for 13 months"])
+
+    # THEN the request went to the embeddings endpoint with the secret's OpenAI key
+    assert vectors.shape == (2, 1536)
+    assert provider_server.paths() == ["/v1/embeddings"]
+    assert sent_key(provider_server, 0) == KEYS["OPENAI_API_KEY"]
+
+
+def test_the_openai_embedder_reads_no_secret_until_it_embeds(
+    secrets: SecretsManagerClient, provider_server: ProviderServer
+) -> None:
+    # GIVEN a secret ARN that does not exist (a function not allowed to read it)
+    settings = Settings(
+        llm=keyed(provider_server, MISSING_ARN), embedding=EmbeddingSettings(provider="openai")
+    )
+
+    # WHEN the embedder is built THEN nothing fails yet
+    embedder = build_embedder(settings)
+    assert embedder is not None
+
+    # AND the first embed says the secret cannot be read, naming it, and sends nothing
+    with pytest.raises(ConfigurationError, match="ResourceNotFoundException") as raised:
+        embedder.embed(["backups"])
+    assert MISSING_ARN in str(raised.value)
     assert provider_server.requests == []
 
 

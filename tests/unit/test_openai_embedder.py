@@ -28,8 +28,8 @@ from certiq.adapters.llm.openai_embedder import (  # noqa: E402
     EmbeddingServiceError,
     OpenAIEmbedder,
 )
-from certiq.config import EmbeddingSettings  # noqa: E402
-from certiq.errors import TransientError  # noqa: E402
+from certiq.config import EmbeddingSettings, LlmSettings  # noqa: E402
+from certiq.errors import ConfigurationError, TransientError  # noqa: E402
 
 pytestmark = pytest.mark.unit
 
@@ -321,9 +321,9 @@ def test_an_unknown_model_needs_its_dimensions(base_url: str) -> None:
 
 
 def test_from_settings_without_a_key_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    # GIVEN no OPENAI_API_KEY in the environment
+    # GIVEN no OPENAI_API_KEY in the environment and no keys' secret
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
 
-    # WHEN the embedder is built from settings, THEN the error says the client cannot start
-    with pytest.raises(EmbeddingServiceError, match="cannot start"):
-        OpenAIEmbedder.from_settings(EmbeddingSettings(provider="openai"))
+    # WHEN the embedder is built from settings, THEN the error names the missing key
+    with pytest.raises(ConfigurationError, match="needs OPENAI_API_KEY"):
+        OpenAIEmbedder.from_settings(EmbeddingSettings(provider="openai"), LlmSettings())

@@ -272,7 +272,7 @@ def build_embedder(settings: Settings, db: SqliteDatabase | None = None) -> Embe
         # Imported here so that openai is needed only when it is chosen.
         from certiq.adapters.llm.openai_embedder import OpenAIEmbedder
 
-        inner = OpenAIEmbedder.from_settings(embedding)
+        inner = OpenAIEmbedder.from_settings(embedding, settings.llm)
     else:
         from certiq.adapters.local.minilm import MiniLmEmbedder, minilm_available
 

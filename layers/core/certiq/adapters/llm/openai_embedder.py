@@ -1,7 +1,9 @@
 """OpenAI embeddings (POST /v1/embeddings) as certiq's Embedder, over the official SDK.
 
 The client is injected (an ``openai.OpenAI``), so its key, base URL, timeout and retry count are
-the caller's; ``from_settings`` builds the default one (the SDK reads OPENAI_API_KEY itself).
+the caller's; ``from_settings`` builds it as every OpenAI adapter does (certiq.adapters.llm.clients
+.openai_client, from the llm settings): the key comes from the llm.api_keys_secret_arn secret,
+read on the first request, or else from OPENAI_API_KEY.
 Texts go in batches of ``batch_size``; rows come back in input order (each answer item carries
 its ``index``) and are L2-normalised to float32 whatever the model returns.
 
@@ -19,7 +21,8 @@ import numpy as np
 import openai
 from numpy.typing import NDArray
 
-from certiq.config import EmbeddingSettings
+from certiq.adapters.llm.clients import openai_client
+from certiq.config import EmbeddingSettings, LlmSettings
 from certiq.errors import CertiqError, TransientError
 
 # The widths the models return when no `dimensions` is asked for.
@@ -63,12 +66,17 @@ class OpenAIEmbedder:
         self._batch_size = batch_size
 
     @classmethod
-    def from_settings(cls, settings: EmbeddingSettings) -> OpenAIEmbedder:
-        try:
-            client = openai.OpenAI()
-        except openai.OpenAIError as exc:  # no API key in the environment
-            raise EmbeddingServiceError(f"the OpenAI client cannot start: {exc}") from exc
-        return cls(client, settings.openai_model, batch_size=min(settings.batch_size, MAX_BATCH))
+    def from_settings(cls, settings: EmbeddingSettings, llm: LlmSettings) -> OpenAIEmbedder:
+        """The model of settings over the OpenAI client of llm (key, endpoint, timeout, retries).
+
+        Raises ConfigurationError when there is neither a keys' secret nor OPENAI_API_KEY; a
+        secret that cannot be read or lacks the key is a ConfigurationError on the first embed.
+        """
+        return cls(
+            openai_client(llm),
+            settings.openai_model,
+            batch_size=min(settings.batch_size, MAX_BATCH),
+        )
 
     @property
     def name(self) -> str:
