@@ -4,9 +4,11 @@ S3 delivers notifications at least once, and Lambda retries a failed invocation,
 record can arrive several times. Each record (not the whole event: one event may hold several)
 runs under Powertools idempotency keyed on its event name, bucket, key and version id (the
 sequencer when the bucket keeps no versions): a repeat within the window returns the stored
-outcome without touching S3, the documents table or the index. Behind that, ingest() itself
-skips content that is already INDEXED with the same sha256, and chunk ids are deterministic, so
-even a repeat after the window changes nothing.
+outcome without touching S3, the documents table or the index. Behind that, a record whose
+sequencer is not later than the last one applied to the document is skipped (a repeat, or an
+older event arriving late; certiq.ingestion.s3_events), ingest() skips content that is already
+INDEXED with the same sha256, and chunk ids are deterministic, so even a repeat after the window
+changes nothing.
 
 A record that fails with an unexpected error does not stop the others; the invocation then
 fails so Lambda retries it, and the records that succeeded come back from the idempotency store.
