@@ -510,6 +510,24 @@ def test_an_older_upload_arriving_after_the_removal_stays_deleted(world: World) 
     assert result["documents"][0]["status"] == "SKIPPED"
 
 
+def test_a_later_removal_of_a_deleted_document_advances_its_sequencer(world: World) -> None:
+    # GIVEN a document indexed, then deleted (its tombstone written)
+    handler = world.handler()
+    handler(world.upload(KEY, build_pdf(POLICY)), LambdaContext())
+    handler(world.delete(KEY), LambdaContext())
+    tombstone = world.record(KEY)
+
+    # WHEN the key is deleted again (a second delete marker) and its event handled
+    again = world.delete(KEY)
+    handler(again, LambdaContext())
+
+    # THEN the tombstone is unchanged but for the sequencer, now the later event's
+    record = world.record(KEY)
+    assert record is not None and tombstone is not None
+    assert record.sequencer == again["Records"][0]["s3"]["object"]["sequencer"]
+    assert record.model_copy(update={"sequencer": tombstone.sequencer}) == tombstone
+
+
 def test_a_removal_handled_before_the_only_upload_leaves_a_tombstone(world: World) -> None:
     # GIVEN an upload and its deletion, the deletion's event handled first
     handler = world.handler()
