@@ -2,7 +2,9 @@
 
 Ingests the demo's sample PDFs into a temporary data directory, asks a set of questions through
 the local runtime (the real answer.asl.json, the real steps and stores) and prints per-question
-totals, the time inside steps, and the interpreter's overhead. Run with `make bench`.
+totals, the time inside steps, and the interpreter's overhead: once with reuse of verified
+answers off (every question drafted and verified afresh), once with it on (the same questions
+asked again are answered from their earlier verified answer). Run with `make bench`.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ def main() -> int:
     home = Path(tempfile.mkdtemp(prefix="certiq-bench-"))
     os.environ["CERTIQ_HOME"] = str(home)
     from certiq.bootstrap import build_deps
-    from certiq.config import Settings
+    from certiq.config import ReuseSettings, Settings
     from certiq.ingestion.service import Upload, ingest
     from certiq.questions import receive
     from certiq.runtime.local import LocalRuntime
@@ -45,7 +47,7 @@ def main() -> int:
     sys.path.insert(0, str(Path(__file__).parent))
     from make_sample_pdfs import write_samples
 
-    deps = build_deps(Settings(home=home))
+    deps = build_deps(Settings(home=home, reuse=ReuseSettings(enabled=False)))
     for path in write_samples(home / "samples"):
         ingest(
             Upload(
@@ -53,30 +55,40 @@ def main() -> int:
             ),
             deps,
         )
-    runtime = LocalRuntime(deps)
-    totals, inside, overheads = [], [], []
-    for _ in range(args.rounds):
-        for question in QUESTIONS:
-            started = time.perf_counter()
-            run = runtime.run(receive(question, deps))
-            totals.append((time.perf_counter() - started) * 1000)
-            inside.append(run.execution.task_seconds * 1000)
-            overheads.append(run.overhead_ms)
-            if run.execution.status != "SUCCEEDED":
-                print(f"question failed: {run.execution.error}: {run.execution.cause}")
-                return 1
-    count = len(totals)
-    print(f"local runtime, {count} questions ({len(QUESTIONS)} distinct x {args.rounds} rounds)")
-    print(f"{'':24}{'p50 ms':>10}{'p95 ms':>10}{'max ms':>10}")
-    for label, values in (
-        ("question, end to end", totals),
-        ("inside steps", inside),
-        ("runtime overhead", overheads),
+    overheads: list[float] = []
+    for label, settings in (
+        ("fresh (reuse off)", deps.settings),
+        ("asked again (reuse on)", Settings(home=home)),
     ):
+        mode_deps = deps if settings is deps.settings else build_deps(settings)
+        runtime = LocalRuntime(mode_deps)
+        totals, inside, mode_overheads = [], [], []
+        for _ in range(args.rounds):
+            for question in QUESTIONS:
+                started = time.perf_counter()
+                run = runtime.run(receive(question, mode_deps))
+                totals.append((time.perf_counter() - started) * 1000)
+                inside.append(run.execution.task_seconds * 1000)
+                mode_overheads.append(run.overhead_ms)
+                if run.execution.status != "SUCCEEDED":
+                    print(f"question failed: {run.execution.error}: {run.execution.cause}")
+                    return 1
+        overheads.extend(mode_overheads)
+        count = len(totals)
         print(
-            f"{label:24}{statistics.median(values):>10.3f}"
-            f"{percentile(values, 0.95):>10.3f}{max(values):>10.3f}"
+            f"local runtime, {label}: {count} questions"
+            f" ({len(QUESTIONS)} distinct x {args.rounds} rounds)"
         )
+        print(f"{'':24}{'p50 ms':>10}{'p95 ms':>10}{'max ms':>10}")
+        for row, values in (
+            ("question, end to end", totals),
+            ("inside steps", inside),
+            ("runtime overhead", mode_overheads),
+        ):
+            print(
+                f"{row:24}{statistics.median(values):>10.3f}"
+                f"{percentile(values, 0.95):>10.3f}{max(values):>10.3f}"
+            )
     budget = 20.0
     verdict = "PASS" if percentile(overheads, 0.95) < budget else "FAIL"
     print(f"overhead p95 under {budget:.0f} ms: {verdict}")
