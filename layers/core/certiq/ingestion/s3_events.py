@@ -16,7 +16,9 @@ handled on its own, against the events applied before it and the bucket as it is
 Every write of the record during an event is conditional (DocumentStore.put_if_sequencer_before):
 it happens only while no event as late is recorded. So when two events of one key are handled
 at the same moment by two containers, both passing the check above, the earlier one's next
-write is refused and it ends SKIPPED like a late event; the record never goes back.
+write is refused and it ends SKIPPED like a late event; the record never goes back. Their chunk
+writes are not serialised: two events both past their PROCESSING write index at once (see the
+README's known limits).
 
 The Lambda entry point (certiq.runtime.s3_ingest) adds exactly-once per record on top.
 """

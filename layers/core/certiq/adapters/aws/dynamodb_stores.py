@@ -92,8 +92,8 @@ class _SystemClock:
 class DynamoDocumentStore:
     """Implements certiq.ports.DocumentStore; table key: tenant (HASH), doc_id (RANGE).
 
-    A record with a sequencer also carries it as SEQUENCER_KEY (certiq.ingestion.sequencer
-    .sequencer_key), which the conditional write compares.
+    A record with a sequencer also carries it zero-padded, as the attribute SEQUENCER_KEY
+    (certiq.ingestion.sequencer.sequencer_key): the conditional write compares that.
     """
 
     def __init__(self, client: DynamoDBClient, table_name: str) -> None:
