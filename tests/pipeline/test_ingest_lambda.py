@@ -40,7 +40,7 @@ from certiq.config import EmbeddingSettings, Settings
 from certiq.ingestion import s3_events
 from certiq.ingestion.identity import doc_id_for
 from certiq.models import Chunk, DocumentRecord, DocumentStatus, SearchHit
-from certiq.ports import SearchIndex
+from certiq.ports import DocumentStore, SearchIndex
 from certiq.runtime.s3_ingest import S3IngestHandler
 from certiq.steps.deps import Deps
 from tests.conftest import build_pdf
@@ -375,6 +375,86 @@ def test_an_older_upload_arriving_after_a_newer_one_is_skipped(
     assert summary["status"] == "SKIPPED" and summary["doc_id"] == record.doc_id
     assert older["Records"][0]["s3"]["object"]["sequencer"] in summary["reason"]
     assert any(summary["reason"] in message for message in caplog.messages)
+
+
+class RacedDocuments:
+    """The documents table as one container sees it while another handles an event of the same
+    key: ``meanwhile`` (that other container's whole run) happens once, right after the first
+    read, or right before the first write of a record in the status ``before_status``."""
+
+    def __init__(
+        self,
+        inner: DocumentStore,
+        meanwhile: Callable[[], object],
+        before_status: DocumentStatus | None = None,
+    ) -> None:
+        self._inner = inner
+        self._meanwhile: Callable[[], object] | None = meanwhile
+        self._before_status = before_status
+
+    def _race(self) -> None:
+        if self._meanwhile is not None:
+            meanwhile, self._meanwhile = self._meanwhile, None
+            meanwhile()
+
+    def get(self, tenant: str, doc_id: str) -> DocumentRecord | None:
+        record = self._inner.get(tenant, doc_id)
+        if self._before_status is None:
+            self._race()  # the check has read the record; the other container runs now
+        return record
+
+    def put(self, record: DocumentRecord) -> None:
+        self._inner.put(record)
+
+    def put_if_sequencer_before(self, record: DocumentRecord, sequencer: str) -> None:
+        if record.status is self._before_status:
+            self._race()
+        self._inner.put_if_sequencer_before(record, sequencer)
+
+    def list(self, tenant: str) -> list[DocumentRecord]:
+        return self._inner.list(tenant)
+
+
+@pytest.mark.parametrize(
+    "overtaken_before",
+    [None, DocumentStatus.PROCESSING],
+    ids=["after-the-check", "before-processing"],
+)
+def test_an_older_upload_overtaken_while_it_runs_loses_to_the_newer(
+    world: World, ingests: list[str], overtaken_before: DocumentStatus | None
+) -> None:
+    # GIVEN two uploads of the key, each event in its own container; the older one's passes the
+    # sequencer check (nothing applied yet), then the newer one's runs from start to end
+    older = world.upload(KEY, build_pdf(POLICY))
+    newer = world.upload(KEY, build_pdf(REVISED))
+    other_container = world.handler()
+    raced = RacedDocuments(
+        world.deps.documents,
+        lambda: other_container(newer, LambdaContext()),
+        before_status=overtaken_before,
+    )
+    this_container = S3IngestHandler(
+        deps=lambda: dataclasses.replace(world.deps, documents=raced),
+        idempotency_store=lambda: dynamodb_idempotency_store(
+            world.idempotency_table, world.dynamodb
+        ),
+    )
+
+    # WHEN the older event's container goes on to write the record
+    result = this_container(older, LambdaContext())
+
+    # THEN its conditional write loses: the older event is skipped with its reason
+    (summary,) = result["documents"]
+    assert summary["status"] == "SKIPPED"
+    assert older["Records"][0]["s3"]["object"]["sequencer"] in summary["reason"]
+    assert ingests == ["data retention.pdf", "data retention.pdf"]
+    # AND the record and the index are the newer version's
+    record = world.record(KEY)
+    assert record is not None and record.status is DocumentStatus.INDEXED
+    assert record.sequencer == newer["Records"][0]["s3"]["object"]["sequencer"]
+    assert record.sha256 == hashlib.sha256(build_pdf(REVISED)).hexdigest()
+    assert world.deps.index.search(TENANT, "invoices tax law", 5) == []
+    assert world.chunks() == record.chunks
 
 
 def test_the_same_bytes_again_under_a_later_event_still_outrank_an_event_between(

@@ -7,6 +7,7 @@ import pytest
 
 from certiq.errors import InvalidRequest
 from certiq.ingestion.s3_events import sequencer_is_later
+from certiq.ingestion.sequencer import SEQUENCER_KEY_WIDTH, sequencer_key
 
 
 @pytest.mark.parametrize(
@@ -26,6 +27,19 @@ from certiq.ingestion.s3_events import sequencer_is_later
 def test_sequencers_compare_after_left_padding(sequencer: str, applied: str, later: bool) -> None:
     # GIVEN two sequencers of one key WHEN compared THEN the padded greater one is later
     assert sequencer_is_later(sequencer, applied) is later
+    # AND their fixed-width keys (what DynamoDB compares) order the same way as plain strings
+    assert (sequencer_key(sequencer) > sequencer_key(applied)) is later
+
+
+def test_a_sequencer_key_is_upper_case_and_fixed_width() -> None:
+    # GIVEN a short lower-case sequencer WHEN keyed THEN zero-padded, upper-cased, 64 wide
+    assert sequencer_key("5e") == "0" * (SEQUENCER_KEY_WIDTH - 2) + "5E"
+
+
+def test_a_sequencer_longer_than_the_key_is_refused() -> None:
+    # GIVEN a sequencer too long for the key WHEN compared THEN refused rather than misordered
+    with pytest.raises(InvalidRequest, match="longer than 64"):
+        sequencer_is_later("1" * (SEQUENCER_KEY_WIDTH + 1), "1F")
 
 
 @pytest.mark.parametrize("bad", ["", "12G4", "0x1F", " 1F"])

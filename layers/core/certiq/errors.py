@@ -38,3 +38,7 @@ class ConfigurationError(CertiqError):
 
 class ProviderError(CertiqError):
     """A model provider refused the request or answered something unusable (not worth retrying)."""
+
+
+class StaleEvent(CertiqError):
+    """A write for an event that is not later than the one already applied (S3 sequencer)."""

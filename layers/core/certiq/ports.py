@@ -62,6 +62,17 @@ class DocumentStore(Protocol):
         """Creates or replaces the record of (tenant, doc_id)."""
         ...
 
+    def put_if_sequencer_before(self, record: DocumentRecord, sequencer: str) -> None:
+        """Creates or replaces the record only while the stored one is absent, has no sequencer,
+        or one earlier than ``sequencer`` (the S3 event being applied), in one atomic step.
+
+        Sequencers compare as AWS says: left-pad the shorter with zeros, the greater is later.
+        record.sequencer is what gets stored: the event's own once it is applied, the previous
+        one while it is in progress. Raises StaleEvent, leaving the stored record untouched,
+        when an event as late or later is recorded; InvalidRequest for a non-hex sequencer.
+        """
+        ...
+
     def get(self, tenant: str, doc_id: str) -> DocumentRecord | None: ...
 
     def list(self, tenant: str) -> list[DocumentRecord]:

@@ -13,8 +13,12 @@ handled on its own, against the events applied before it and the bucket as it is
   delete of an old version, or a delete that an upload has already overtaken, changes nothing.
   A document never ingested gets a tombstone too, holding the sequencer.
 
-The check reads the record, then writes it: two events for one key handled at the same moment
-by two containers are not ordered against each other (see the README's known limits).
+Every write of the record during an event is conditional (DocumentStore.put_if_sequencer_before):
+it happens only while no event as late is recorded. So when two events of one key are handled
+at the same moment by two containers, both passing the check above, the earlier one's next
+write is refused and it ends SKIPPED like a late event; the record never goes back. Their chunk
+writes are not serialised: two events both past their PROCESSING write index at once (see the
+README's known limits).
 
 The Lambda entry point (certiq.runtime.s3_ingest) adds exactly-once per record on top.
 """
@@ -29,14 +33,14 @@ from urllib.parse import unquote_plus
 
 from aws_lambda_powertools.utilities.parser.models import S3Model, S3RecordModel
 
-from certiq.errors import InvalidRequest, NotFound
+from certiq.errors import InvalidRequest, NotFound, StaleEvent
 from certiq.ingestion.identity import doc_id_for
+from certiq.ingestion.sequencer import check_sequencer, sequencer_is_later
 from certiq.ingestion.service import Upload, ingest, remove, tombstone
 from certiq.models import DocumentRecord
 from certiq.steps.deps import Deps
 
 logger = logging.getLogger(__name__)
-HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 @dataclass(frozen=True)
@@ -59,25 +63,6 @@ class S3Outcome:
             "pages": record.pages if record else 0,
             "chunks": record.chunks if record else 0,
         }
-
-
-def sequencer_is_later(sequencer: str, applied: str) -> bool:
-    """True when an event with this sequencer comes after the one applied (same key).
-
-    AWS: sequencers are hexadecimal strings of varying length; compare them after left-padding
-    the shorter with zeros to the same length, and the greater one is the later event.
-    """
-    check_sequencer(sequencer)
-    check_sequencer(applied, "applied sequencer")
-    width = max(len(sequencer), len(applied))
-    return sequencer.upper().rjust(width, "0") > applied.upper().rjust(width, "0")
-
-
-def check_sequencer(value: str, name: str = "sequencer") -> str:
-    """The sequencer, refused unless hexadecimal (it is recorded, and compared later)."""
-    if not value or any(digit not in HEX_DIGITS for digit in value):
-        raise InvalidRequest(name, f"not a hexadecimal S3 sequencer: {value!r}")
-    return value
 
 
 def handle_s3_event(event: S3Model, deps: Deps) -> list[S3Outcome]:
@@ -113,13 +98,7 @@ def handle_s3_record(notification: S3RecordModel, deps: Deps) -> S3Outcome | Non
             and applied.sequencer is not None
             and not sequencer_is_later(sequencer, applied.sequencer)
         ):
-            return _skipped(
-                event_name,
-                uri,
-                f"not newer than the last event applied (sequencer {sequencer},"
-                f" applied {applied.sequencer})",
-                applied,
-            )
+            return _stale(event_name, uri, sequencer, applied)
         if event_name.startswith("ObjectRemoved"):
             if deps.blobs.exists(key):
                 return _skipped(event_name, uri, "the key still holds an object")
@@ -136,6 +115,8 @@ def handle_s3_record(notification: S3RecordModel, deps: Deps) -> S3Outcome | Non
             return _skipped(event_name, uri, "the object is gone from the bucket")
     except InvalidRequest as error:  # a key (or sequencer) refused: nothing can be done
         return _skipped(event_name, uri, str(error))
+    except StaleEvent:  # another container applied an event as late since the check above
+        return _stale(event_name, uri, sequencer, deps.documents.get(tenant, doc_id))
     upload = Upload(
         data=data,
         file_name=PurePosixPath(key).name,
@@ -146,7 +127,23 @@ def handle_s3_record(notification: S3RecordModel, deps: Deps) -> S3Outcome | Non
         version=s3_object.versionId,
         sequencer=sequencer,
     )
-    return S3Outcome(event_name, uri, ingest(upload, deps))
+    try:
+        return S3Outcome(event_name, uri, ingest(upload, deps))
+    except StaleEvent:
+        return _stale(event_name, uri, sequencer, deps.documents.get(tenant, doc_id))
+
+
+def _stale(
+    event_name: str, uri: str, sequencer: str | None, applied: DocumentRecord | None
+) -> S3Outcome:
+    """An event not later than the last one applied to the document: skipped."""
+    return _skipped(
+        event_name,
+        uri,
+        f"not newer than the last event applied (sequencer {sequencer},"
+        f" applied {applied.sequencer if applied else None})",
+        applied,
+    )
 
 
 def _skipped(

@@ -52,7 +52,7 @@ def queued(upload: Upload, deps: Deps) -> DocumentRecord:
         # The same bytes under a later event: the record now stands for that event, so an
         # event between the two (other bytes, arriving late) is recognised as older.
         advanced = existing.model_copy(update={"sequencer": upload.sequencer})
-        deps.documents.put(advanced)
+        deps.documents.put_if_sequencer_before(advanced, upload.sequencer)
         return advanced
     now = deps.clock.now()
     return DocumentRecord(
@@ -73,6 +73,8 @@ def queued(upload: Upload, deps: Deps) -> DocumentRecord:
 
 
 def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
+    """Ingests the upload; raises StaleEvent, before touching the index when it can, once an
+    S3 event as late as upload.sequencer is recorded on the document (another container's)."""
     record = queued(upload, deps)
     if record.status is not DocumentStatus.QUEUED:
         return record
@@ -83,8 +85,10 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
             f"{upload.tenant}/{doc_id}/{upload.file_name}", upload.data, PDF_MIME
         )
         record = record.model_copy(update={"uri": stored})
-    deps.documents.put(record)
-    record = _advance(record, deps, status=DocumentStatus.PROCESSING)
+    _store(record, deps, upload.sequencer)
+    record = _advance(
+        record, deps, status=DocumentStatus.PROCESSING, sequencer=upload.sequencer, applied=False
+    )
     source = SourceRef(
         type="blob",
         uri=record.uri,
@@ -137,6 +141,8 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
                 status=DocumentStatus.FAILED,
                 reason=f"internal error: {error!r}",
                 chunks=0,
+                sequencer=upload.sequencer,
+                applied=False,
             )
         raise
     return _advance(
@@ -173,7 +179,7 @@ def remove(
         if sequencer is None or sequencer == record.sequencer:
             return record  # a repeated delete event: the tombstone stays as it was
         advanced = record.model_copy(update={"sequencer": sequencer})
-        deps.documents.put(advanced)
+        deps.documents.put_if_sequencer_before(advanced, sequencer)
         return advanced
     return _advance(record, deps, status=DocumentStatus.DELETED, chunks=0, sequencer=sequencer)
 
@@ -199,7 +205,7 @@ def tombstone(
         updated_at=now,
         sequencer=sequencer,
     )
-    deps.documents.put(record)
+    deps.documents.put_if_sequencer_before(record, sequencer)
     return record
 
 
@@ -230,14 +236,26 @@ def _advance(
     pages: int | None = None,
     chunks: int | None = None,
     sequencer: str | None = None,
+    applied: bool = True,
 ) -> DocumentRecord:
+    """The record in its next status, stored. sequencer (an S3 event's) makes the write
+    conditional (see _store), and the record takes it when the event is applied by this step."""
     update: dict[str, object] = {"status": status, "reason": reason, "updated_at": deps.clock.now()}
     if pages is not None:
         update["pages"] = pages
     if chunks is not None:
         update["chunks"] = chunks
-    if sequencer is not None:
+    if sequencer is not None and applied:
         update["sequencer"] = sequencer
     advanced = record.model_copy(update=update)
-    deps.documents.put(advanced)
+    _store(advanced, deps, sequencer)
     return advanced
+
+
+def _store(record: DocumentRecord, deps: Deps, sequencer: str | None) -> None:
+    """Writes the record; for an S3 event (sequencer) only while no event as late is recorded on
+    the document, raising StaleEvent otherwise, so two containers cannot put it back in time."""
+    if sequencer is None:
+        deps.documents.put(record)
+    else:
+        deps.documents.put_if_sequencer_before(record, sequencer)

@@ -18,7 +18,8 @@ from botocore.exceptions import ClientError
 
 from certiq.adapters.aws._errors import error_code, transient_errors
 from certiq.adapters.aws.tables import CONVERSATION_INDEX
-from certiq.errors import AlreadyExists, NotFound
+from certiq.errors import AlreadyExists, NotFound, StaleEvent
+from certiq.ingestion.sequencer import sequencer_key
 from certiq.models import (
     Certificate,
     DocumentRecord,
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
     Item = dict[str, AttributeValueTypeDef]
 
 CONDITION_FAILED = "ConditionalCheckFailedException"
+# A document's S3 sequencer, zero-padded to a fixed width so that it compares as a string.
+SEQUENCER_KEY = "sequencer_key"
 # The questions table's TTL attribute (template.yaml QuestionsTable.TimeToLiveSpecification).
 QUESTION_TTL_ATTRIBUTE = "expires_at"
 
@@ -68,28 +71,58 @@ def _age_key(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.%f")
 
 
+def _document_item(record: DocumentRecord) -> Item:
+    item: Item = {
+        "tenant": _s(record.tenant),
+        "doc_id": _s(record.doc_id),
+        "status": _s(record.status.value),
+        "created_at": _s(_age_key(record.created_at)),
+        "body": _s(record.model_dump_json()),
+    }
+    if record.sequencer is not None:
+        item[SEQUENCER_KEY] = _s(sequencer_key(record.sequencer))
+    return item
+
+
 class _SystemClock:
     def now(self) -> datetime:
         return datetime.now(UTC)
 
 
 class DynamoDocumentStore:
-    """Implements certiq.ports.DocumentStore; table key: tenant (HASH), doc_id (RANGE)."""
+    """Implements certiq.ports.DocumentStore; table key: tenant (HASH), doc_id (RANGE).
+
+    A record with a sequencer also carries it zero-padded, as the attribute SEQUENCER_KEY
+    (certiq.ingestion.sequencer.sequencer_key): the conditional write compares that.
+    """
 
     def __init__(self, client: DynamoDBClient, table_name: str) -> None:
         self._ddb = client
         self.table_name = table_name
 
     def put(self, record: DocumentRecord) -> None:
-        item: Item = {
-            "tenant": _s(record.tenant),
-            "doc_id": _s(record.doc_id),
-            "status": _s(record.status.value),
-            "created_at": _s(_age_key(record.created_at)),
-            "body": _s(record.model_dump_json()),
-        }
         with transient_errors("DynamoDB PutItem"):
-            self._ddb.put_item(TableName=self.table_name, Item=item)
+            self._ddb.put_item(TableName=self.table_name, Item=_document_item(record))
+
+    def put_if_sequencer_before(self, record: DocumentRecord, sequencer: str) -> None:
+        # DynamoDB compares strings by bytes: fixed-width keys order as the sequencers do.
+        with transient_errors("DynamoDB PutItem"):
+            try:
+                self._ddb.put_item(
+                    TableName=self.table_name,
+                    Item=_document_item(record),
+                    ConditionExpression=(
+                        f"attribute_not_exists({SEQUENCER_KEY}) OR {SEQUENCER_KEY} < :sequencer"
+                    ),
+                    ExpressionAttributeValues={":sequencer": _s(sequencer_key(sequencer))},
+                )
+            except ClientError as error:
+                if error_code(error) == CONDITION_FAILED:
+                    raise StaleEvent(
+                        f"document {record.tenant}/{record.doc_id}: sequencer {sequencer} is"
+                        " not later than the one applied already"
+                    ) from error
+                raise
 
     def get(self, tenant: str, doc_id: str) -> DocumentRecord | None:
         with transient_errors("DynamoDB GetItem"):

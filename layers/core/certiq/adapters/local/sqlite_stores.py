@@ -13,7 +13,8 @@ from typing import Any
 
 from certiq.adapters.local.clock import SystemClock
 from certiq.adapters.local.sqlite_db import SqliteDatabase, utc_key
-from certiq.errors import AlreadyExists, NotFound
+from certiq.errors import AlreadyExists, NotFound, StaleEvent
+from certiq.ingestion.sequencer import check_sequencer, sequencer_is_later
 from certiq.models import (
     Certificate,
     DocumentRecord,
@@ -35,20 +36,23 @@ class SqliteDocumentStore:
 
     def put(self, record: DocumentRecord) -> None:
         with self._db.transaction() as conn:
-            conn.execute(
-                "INSERT INTO documents (tenant, doc_id, status, created_key, body)"
-                " VALUES (?, ?, ?, ?, ?)"
-                " ON CONFLICT (tenant, doc_id) DO UPDATE SET"
-                " status = excluded.status, created_key = excluded.created_key,"
-                " body = excluded.body",
-                (
-                    record.tenant,
-                    record.doc_id,
-                    record.status.value,
-                    utc_key(record.created_at),
-                    record.model_dump_json(),
-                ),
-            )
+            _put_document(conn, record)
+
+    def put_if_sequencer_before(self, record: DocumentRecord, sequencer: str) -> None:
+        check_sequencer(sequencer)
+        # BEGIN IMMEDIATE: no other writer runs between the read and the write.
+        with self._db.transaction() as conn:
+            row = conn.execute(
+                "SELECT body FROM documents WHERE tenant = ? AND doc_id = ?",
+                (record.tenant, record.doc_id),
+            ).fetchone()
+            applied = None if row is None else DocumentRecord.model_validate_json(row[0]).sequencer
+            if applied is not None and not sequencer_is_later(sequencer, applied):
+                raise StaleEvent(
+                    f"document {record.tenant}/{record.doc_id}: sequencer {sequencer} is not"
+                    f" later than {applied}, applied already"
+                )
+            _put_document(conn, record)
 
     def get(self, tenant: str, doc_id: str) -> DocumentRecord | None:
         with self._db.read() as conn:
@@ -64,6 +68,23 @@ class SqliteDocumentStore:
                 (tenant,),
             ).fetchall()
         return [DocumentRecord.model_validate_json(row[0]) for row in rows]
+
+
+def _put_document(conn: sqlite3.Connection, record: DocumentRecord) -> None:
+    conn.execute(
+        "INSERT INTO documents (tenant, doc_id, status, created_key, body)"
+        " VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (tenant, doc_id) DO UPDATE SET"
+        " status = excluded.status, created_key = excluded.created_key,"
+        " body = excluded.body",
+        (
+            record.tenant,
+            record.doc_id,
+            record.status.value,
+            utc_key(record.created_at),
+            record.model_dump_json(),
+        ),
+    )
 
 
 class SqliteQuestionStore:
