@@ -83,7 +83,12 @@ def test_a_question_naming_its_own_place_drops_the_previous_one() -> None:
 
 def turn(query: str = PREVIOUS, answer: str = "Backups are kept for 35 days.") -> EarlierTurn:
     return EarlierTurn(
-        question_id="q-0", query=query, answer=answer, citations=[], certificate_id=None
+        question_id="q-0",
+        question=query,
+        query=query,
+        answer=answer,
+        citations=[],
+        certificate_id=None,
     )
 
 
@@ -220,7 +225,7 @@ def test_earlier_evidence_returns_only_while_it_holds_what_was_cited(tmp_path: P
         )
         for n, chunk in enumerate((first, second), start=1)
     ]
-    earlier = EarlierTurn("q-0", "refunds", "...", cited, certificate.certificate_id)
+    earlier = EarlierTurn("q-0", "refunds", "refunds", "...", cited, certificate.certificate_id)
     # WHEN both chunks are unchanged THEN both return, in citation order
     both = earlier_evidence(earlier, "tenant-a", None, Chunks(first, second), certificates)  # type: ignore[arg-type]
     assert [chunk.chunk_id for chunk in both] == ["doc-1:0", "doc-2:0"]
@@ -234,7 +239,7 @@ def test_earlier_evidence_returns_only_while_it_holds_what_was_cited(tmp_path: P
         assert [chunk.chunk_id for chunk in kept] == ["doc-1:0"]
     # AND another collection, or no certificate to say which version was cited, returns nothing
     assert earlier_evidence(earlier, "tenant-a", "hr", Chunks(first), certificates) == []  # type: ignore[arg-type]
-    unsealed = EarlierTurn("q-0", "refunds", "...", cited, None)
+    unsealed = EarlierTurn("q-0", "refunds", "refunds", "...", cited, None)
     assert earlier_evidence(unsealed, "tenant-a", None, Chunks(first), certificates) == []  # type: ignore[arg-type]
 
 

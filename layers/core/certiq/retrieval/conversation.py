@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from certiq.answering.parsing import strip_markers
 from certiq.config import ConversationSettings
 from certiq.models import (
     Chunk,
@@ -35,8 +36,6 @@ from certiq.ports import CertificateStore, QueryRewriter, QuestionStore, SearchI
 from certiq.text import STOPWORDS, content_terms, stem, words
 
 _TOKEN = re.compile(r"[^\W_]+(?:[.,'’-][^\W_]+)*", re.UNICODE)
-_CITATION_MARK = re.compile(r"\s*\[C[0-9]+\]")
-
 # Words that point back at something an earlier turn named.
 REFERRING = frozenset(
     "it its itself they them their theirs themselves this that these those he him his she her"
@@ -63,8 +62,9 @@ class EarlierTurn:
     """An earlier COMPLETE turn of the conversation, as its response recorded it."""
 
     question_id: str
+    question: str  # as asked, redacted
     query: str  # what was searched for it: its own rewritten query when it was a follow-up
-    answer: str
+    answer: str  # as rendered, without its citation markers
     citations: list[Citation]
     certificate_id: str | None
 
@@ -106,8 +106,9 @@ def _turn(question_id: str, response: QAResponse) -> EarlierTurn:
     query = response.search.query if response.search is not None else response.question
     return EarlierTurn(
         question_id=question_id,
+        question=response.question,
         query=query,
-        answer=_CITATION_MARK.sub("", response.answer).strip(),
+        answer=strip_markers(response.answer),
         citations=response.citations,
         certificate_id=response.certificate_id,
     )

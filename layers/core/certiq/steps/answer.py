@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from certiq.answering.citations import assemble
 from certiq.answering.fallback import usage_of
-from certiq.answering.parsing import strip_markers
 from certiq.models import AnswerUsage, ConversationTurn, QuestionState, QuestionStatus
 from certiq.ports import ChatDraft, MetricsSink
+from certiq.retrieval.conversation import earlier_turns
 from certiq.steps.deps import Deps
 
 
@@ -54,26 +54,24 @@ def answer(state: QuestionState, deps: Deps) -> QuestionState:
 def conversation(state: QuestionState, deps: Deps) -> list[ConversationTurn]:
     """The conversation's earlier answered turns, oldest first, the last history_turns of them.
 
-    Questions and answers are the redacted ones the responses hold; citation markers are taken
-    out of earlier answers (their numbers mean nothing next to new evidence) and each text is
-    cut to history_max_chars.
+    Questions and answers are the redacted ones the responses hold, answers without their
+    citation markers (their numbers mean nothing next to new evidence), each text cut to
+    history_max_chars.
     """
     settings = deps.settings.answer
     if not state.conversation_id or settings.history_turns == 0:
         return []
-    records = deps.questions.conversation(state.tenant, state.conversation_id)
-    earlier = []
-    for record in records:
-        if record.question_id == state.question_id:
-            break  # later questions of the conversation are not history for this one
-        if record.status is QuestionStatus.COMPLETE and record.response is not None:
-            earlier.append(record.response)
+    turns = earlier_turns(
+        deps.questions,
+        state.tenant,
+        state.conversation_id,
+        state.question_id,
+        settings.history_turns,
+    )
     limit = settings.history_max_chars
     return [
-        ConversationTurn(
-            question=response.question[:limit], answer=strip_markers(response.answer)[:limit]
-        )
-        for response in earlier[-settings.history_turns :]
+        ConversationTurn(question=turn.question[:limit], answer=turn.answer[:limit])
+        for turn in turns
     ]
 
 
