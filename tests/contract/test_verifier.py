@@ -1,5 +1,6 @@
 """The Verifier and ClaimSplitter ports, on every adapter: lexical (both shipped models), the
-LLM judge over each provider (HTTP fake), the local NLI model (generated), rules and LLM splits."""
+LLM judge over each provider (HTTP fake), the local NLI model (certiq's shipped one and a
+generated one), rules and LLM splits."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from certiq.adapters.llm.judge import LlmJudgeVerifier
 from certiq.adapters.local.nli import NliVerifier
 from certiq.config import PolicySettings
 from certiq.models import Claim
-from certiq.ports import ClaimSplitter, Verifier
+from certiq.ports import BatchVerifier, ClaimSplitter, Verifier
 from certiq.trust.claims import RuleSplitter
 from certiq.trust.policy import decide
 from certiq.trust.verifier import HELD_OUT_MODEL_PATH, LexicalVerifier, load_model
@@ -60,6 +61,7 @@ VERIFIERS: dict[str, Callable[[Path, ProviderServer], Verifier]] = {
     "llm-anthropic": lambda tmp, server: LlmJudgeVerifier(structured_model("anthropic", server)),
     "llm-openai": lambda tmp, server: LlmJudgeVerifier(structured_model("openai", server)),
     "nli": lambda tmp, server: NliVerifier(write_model(tmp / "nli")),
+    "nli-shipped": lambda tmp, server: NliVerifier(),
 }
 SPLITTERS: dict[str, Callable[[ProviderServer], ClaimSplitter]] = {
     "rules": lambda server: RuleSplitter(),
@@ -105,6 +107,19 @@ def test_each_decision_names_the_verifier_that_made_it(verifier: Verifier) -> No
     claim = Claim(id="K1", text=quote, citation_ids=["C1"])
     decision = decide(claim, {"C1": citation}, verifier, PolicySettings())
     assert decision.verifier == verifier.name
+
+
+def test_a_batch_verifier_answers_each_set_as_alone(verifier: Verifier) -> None:
+    # GIVEN a verifier that judges several evidence sets at once (the others are skipped)
+    if not isinstance(verifier, BatchVerifier):
+        pytest.skip(f"{verifier.name} judges one evidence set at a time")
+    claim = "Backups are kept for 35 days."
+    sets = [["Backups are kept for 35 days."], [], ["Logs are kept for a year."]]
+    # WHEN asked in one batch / THEN each answer is what asking alone gives
+    for evidence, support in zip(sets, verifier.assess_many(claim, sets), strict=True):
+        alone = verifier.assess(claim, evidence)
+        assert support.entail == pytest.approx(alone.entail, abs=1e-4)
+        assert support.contradict == pytest.approx(alone.contradict, abs=1e-4)
 
 
 def test_a_split_is_a_list_of_non_empty_sentences(splitter: ClaimSplitter) -> None:

@@ -1,4 +1,7 @@
-"""`certiq eval verify` on a tiny hand-made pairs file: labels, metrics and --json keys."""
+"""`certiq eval verify` on a tiny hand-made pairs file: labels, metrics and --json keys.
+
+The metrics are checked against the lexical verifier, whose verdicts on these pairs follow from
+its rules; the default verifier (certiq's model) is checked for its name and a 2-way file."""
 
 from __future__ import annotations
 
@@ -37,10 +40,13 @@ PAIRS = [
 ]
 
 
+LEXICAL = {"CERTIQ_VERIFICATION__VERIFIER": "lexical", "CERTIQ_EMBEDDING__PROVIDER": "none"}
+
+
 def test_eval_verify_prints_the_metrics_as_json(tmp_path: Path) -> None:
     pairs = tmp_path / "pairs.jsonl"
     pairs.write_text("\n".join(json.dumps(pair) for pair in PAIRS) + "\n")
-    env = {"CERTIQ_HOME": str(tmp_path / "home"), "CERTIQ_EMBEDDING__PROVIDER": "none"}
+    env = {**LEXICAL, "CERTIQ_HOME": str(tmp_path / "home")}
     result = CliRunner().invoke(main, ["eval", "verify", "--pairs", str(pairs), "--json"], env=env)
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
@@ -60,8 +66,34 @@ def test_eval_verify_prints_the_metrics_as_json(tmp_path: Path) -> None:
 def test_eval_verify_prints_a_readable_report(tmp_path: Path) -> None:
     pairs = tmp_path / "pairs.jsonl"
     pairs.write_text("\n".join(json.dumps(pair) for pair in PAIRS) + "\n")
-    env = {"CERTIQ_HOME": str(tmp_path / "home"), "CERTIQ_EMBEDDING__PROVIDER": "none"}
+    env = {**LEXICAL, "CERTIQ_HOME": str(tmp_path / "home")}
     result = CliRunner().invoke(main, ["eval", "verify", "--pairs", str(pairs)], env=env)
     assert result.exit_code == 0, result.output
     assert "4 pairs, verifier lexical" in result.output
     assert "false-certification rate  0.5000" in result.output
+
+
+def test_eval_verify_scores_two_way_pairs_with_the_default_model(tmp_path: Path) -> None:
+    # GIVEN FEVER-style pairs: entail, or not_entail (refuted or unknown, not told apart)
+    pairs = tmp_path / "pairs.jsonl"
+    rows = [
+        {
+            "claim": "Backups are kept for 35 days.",
+            "evidence": "Backups are kept for 35 days.",
+            "label": "entail",
+        },
+        {
+            "claim": "Backups are kept for 90 days.",
+            "evidence": "Backups are kept for 35 days.",
+            "label": "not_entail",
+        },
+    ]
+    pairs.write_text("\n".join(json.dumps(row) for row in rows) + "\n")
+    env = {"CERTIQ_HOME": str(tmp_path / "home"), "CERTIQ_EMBEDDING__PROVIDER": "none"}
+    # WHEN the default verifier scores them
+    result = CliRunner().invoke(main, ["eval", "verify", "--pairs", str(pairs)], env=env)
+    # THEN certiq's model judges, the quote is certified and the changed number is not
+    assert result.exit_code == 0, result.output
+    assert "2 pairs, verifier nli:certiq-verifier-minilm-v1" in result.output
+    assert "balanced accuracy         1.0000" in result.output
+    assert "pairs/s" in result.output

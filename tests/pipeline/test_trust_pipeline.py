@@ -55,3 +55,35 @@ def test_a_contradicted_claim_is_blocked_and_absent_from_the_answer(
         c for c in certificate.claims if c.decision and c.decision.state is RenderState.BLOCKED
     ]
     assert [claim.text for claim in blocked] == [DENIAL]
+
+
+PASSWORDS = "Passwords must be at least 14 characters long and must not be reused across services."
+
+
+def test_a_claim_quoting_its_evidence_is_verified_never_blocked(
+    tmp_path: Path, make_pdf: MakePdf
+) -> None:
+    # GIVEN a policy PDF stating the password rule, judged by the default verifier (certiq's model)
+    deps = build_deps(Settings(home=tmp_path / "home"))
+    data = make_pdf(
+        [
+            [
+                "Acceptable use policy.",
+                PASSWORDS,
+                "The company password manager must be used to store work credentials.",
+            ]
+        ]
+    )
+    ingest(Upload(data=data, file_name="aup.pdf", uri="file:///aup.pdf", tenant="default"), deps)
+    # WHEN the demo's password question runs through the state machine
+    state = receive("How many characters must a password have at least?", deps)
+    run = LocalRuntime(deps).run(state)
+    # THEN each clause of the rule is its own claim, VERIFIED, and nothing quoted is BLOCKED
+    assert run.execution.status == "SUCCEEDED"
+    decided = {c.text: c.decision for c in run.state.claims if c.decision is not None}
+    length = decided["Passwords must be at least 14 characters long."]
+    assert length.state is RenderState.VERIFIED
+    assert length.verifier == "nli:certiq-verifier-minilm-v1"
+    assert "word for word" in length.reason
+    assert all(d.state is not RenderState.BLOCKED for d in decided.values())
+    assert "at least 14 characters long" in run.state.answer

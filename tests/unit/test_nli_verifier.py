@@ -139,7 +139,6 @@ def test_segment_ids_separate_premise_and_claim(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("setup", "message"),
     [
-        (lambda folder: None, "no model folder: set CERTIQ_VERIFICATION__NLI_MODEL_DIR"),
         (lambda folder: folder / "absent", "is not a folder"),
         (lambda folder: folder, "lacks config.json, model.safetensors, tokenizer.json"),
         (

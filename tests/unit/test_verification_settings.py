@@ -18,15 +18,23 @@ from tests.unit.test_nli_verifier import write_model
 pytestmark = pytest.mark.unit
 
 
-def test_the_default_is_the_lexical_verifier_and_the_rules(tmp_path: Path) -> None:
+def test_the_default_is_certiqs_own_verifier_model_and_the_rules(tmp_path: Path) -> None:
+    # GIVEN no verification settings / THEN the shipped cross-encoder judges, the rules split
     settings = Settings(home=tmp_path)
     verifier = build_verifier(settings)
-    assert isinstance(verifier, LexicalVerifier) and verifier.name == "lexical"
+    assert isinstance(verifier, NliVerifier)
+    assert verifier.name == "nli:certiq-verifier-minilm-v1"
     assert build_claim_splitter(settings) is None
 
 
+def test_the_lexical_verifier_stays_selectable(tmp_path: Path) -> None:
+    chosen = VerificationSettings(verifier="lexical")
+    verifier = build_verifier(Settings(home=tmp_path, verification=chosen))
+    assert isinstance(verifier, LexicalVerifier) and verifier.name == "lexical"
+
+
 def test_the_held_out_lexical_model_is_chosen_by_settings(tmp_path: Path) -> None:
-    chosen = VerificationSettings(lexical_calibration="held_out")
+    chosen = VerificationSettings(verifier="lexical", lexical_calibration="held_out")
     verifier = build_verifier(Settings(home=tmp_path, verification=chosen))
     assert verifier.name == "lexical:held-out"
 
@@ -57,11 +65,11 @@ def test_an_llm_choice_without_a_provider_is_a_configuration_error(tmp_path: Pat
         build_claim_splitter(claims)
 
 
-def test_the_nli_verifier_needs_its_folder(tmp_path: Path) -> None:
-    # GIVEN nli chosen without a folder / THEN bootstrap refuses, naming the setting
-    unset = Settings(home=tmp_path, verification=VerificationSettings(verifier="nli"))
-    with pytest.raises(ConfigurationError, match="set CERTIQ_VERIFICATION__NLI_MODEL_DIR"):
-        build_verifier(unset)
+def test_the_nli_verifier_runs_the_model_in_the_folder_settings_name(tmp_path: Path) -> None:
+    # GIVEN a folder that is not there / THEN bootstrap refuses, naming the setting
+    absent = VerificationSettings(verifier="nli", nli_model_dir=tmp_path / "absent")
+    with pytest.raises(ConfigurationError, match="CERTIQ_VERIFICATION__NLI_MODEL_DIR"):
+        build_verifier(Settings(home=tmp_path, verification=absent))
     # GIVEN a folder holding a model / THEN the NLI verifier, named after the folder
     folder = write_model(tmp_path / "my-nli")
     chosen = VerificationSettings(verifier="nli", nli_model_dir=folder)

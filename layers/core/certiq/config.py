@@ -241,12 +241,13 @@ class LlmSettings(Group):
 class VerificationSettings(Group):
     """Who judges claims, and who splits draft sentences into them (chosen in bootstrap).
 
-    verifier: lexical (offline default, calibrated on SciFact), llm (a judge over
-    CERTIQ_LLM__PROVIDER) or nli (a local BERT NLI cross-encoder from nli_model_dir).
+    verifier: nli (the offline default: certiq's own cross-encoder, shipped in the package, or
+    the BERT NLI model in nli_model_dir), lexical (word-overlap rules and a logistic model), or
+    llm (a judge over CERTIQ_LLM__PROVIDER).
     claims: rules (offline) or llm (CERTIQ_LLM__PROVIDER; the rules whenever the model fails).
     """
 
-    verifier: Literal["lexical", "llm", "nli"] = "lexical"
+    verifier: Literal["nli", "lexical", "llm"] = "nli"
     lexical_calibration: Literal["in_sample", "held_out"] = Field(
         default="in_sample",
         description="held_out: the lexical model whose false-certification rate holds on new "
@@ -254,7 +255,8 @@ class VerificationSettings(Group):
     )
     claims: Literal["rules", "llm"] = "rules"
     nli_model_dir: Path | None = Field(
-        default=None, description="a BERT sequence-classification NLI model; none ships"
+        default=None,
+        description="a BERT sequence-classification NLI model; default: certiq's own, shipped",
     )
 
 

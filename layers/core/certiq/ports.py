@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from certiq.models import (
     Certificate,
@@ -287,6 +287,14 @@ class Verifier(Protocol):
     def name(self) -> str: ...
 
     def assess(self, claim: str, evidence: Sequence[str]) -> Support: ...
+
+
+@runtime_checkable
+class BatchVerifier(Verifier, Protocol):
+    """A verifier that judges one claim against several evidence sets at once (a model runs
+    them in one batch); the render policy uses it when the verifier has it."""
+
+    def assess_many(self, claim: str, evidence_sets: Sequence[Sequence[str]]) -> list[Support]: ...
 
 
 class ClaimSplitter(Protocol):

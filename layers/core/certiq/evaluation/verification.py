@@ -2,6 +2,8 @@
 
 Each pair is one claim citing one valid quote; the real policy (`decide`) renders it, and its
 state is read as a label: VERIFIED -> entail, BLOCKED -> contradict, UNVERIFIED -> neutral.
+A pair labelled not_entail (FEVER's refuted-or-unknown, not told apart) is right when it is not
+VERIFIED; balanced accuracy is the mean recall over the labels the file has.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from certiq.models import Citation, Claim, RenderState
 from certiq.ports import Verifier
 from certiq.trust.policy import decide
 
-LABELS = ("entail", "contradict", "neutral")
+LABELS = ("entail", "contradict", "neutral", "not_entail")
 PREDICTED = {
     RenderState.VERIFIED: "entail",
     RenderState.BLOCKED: "contradict",
@@ -98,7 +100,9 @@ def score_pairs(
     recalls = []
     for label in LABELS:
         mine = [guess for pair, guess in zip(pairs, predicted, strict=True) if pair.label == label]
-        if mine:
+        if mine and label == "not_entail":
+            recalls.append(sum(guess != "entail" for guess in mine) / len(mine))
+        elif mine:
             recalls.append(sum(guess == label for guess in mine) / len(mine))
     unsupported = [
         guess for pair, guess in zip(pairs, predicted, strict=True) if pair.label != "entail"

@@ -7,7 +7,7 @@ from itertools import groupby
 
 from certiq.config import PolicySettings
 from certiq.models import Citation, Claim, Decision, RenderState
-from certiq.ports import Support, Verifier
+from certiq.ports import BatchVerifier, Support, Verifier
 from certiq.trust.claims import covers
 
 
@@ -56,7 +56,8 @@ def decide(
 
 class _Remembered:
     """The verifier, asked once per evidence set within a decision: the greedy selection and the
-    final judgement repeat sets, and each ask of an LLM judge is a request."""
+    final judgement repeat sets, and each ask of an LLM judge is a request. ``prefetch`` asks a
+    batch verifier for every set of a round at once."""
 
     def __init__(self, inner: Verifier) -> None:
         self._inner = inner
@@ -72,6 +73,18 @@ class _Remembered:
             self._answers[key] = self._inner.assess(claim, evidence)
         return self._answers[key]
 
+    def prefetch(self, claim: str, evidence_sets: Sequence[Sequence[str]]) -> None:
+        if not isinstance(self._inner, BatchVerifier):
+            return
+        missing = list(
+            dict.fromkeys(tuple(e) for e in evidence_sets if (claim, tuple(e)) not in self._answers)
+        )
+        if missing:
+            for evidence, support in zip(
+                missing, self._inner.assess_many(claim, missing), strict=True
+            ):
+                self._answers[(claim, evidence)] = support
+
 
 def minimal_evidence(
     claim: str, citations: Sequence[Citation], verifier: Verifier, policy: PolicySettings
@@ -84,10 +97,15 @@ def minimal_evidence(
     tau_contradict) and does not weaken the combined support: padding adds corroboration, never
     doubt, so a claim with one supporting citation keeps one however high the minimum.
     """
+    if not isinstance(verifier, _Remembered):
+        verifier = _Remembered(verifier)
     chosen: list[Citation] = []
     remaining = list(citations)
     best = 0.0
     while remaining:
+        verifier.prefetch(
+            claim, [[c.quote for c in [*chosen, candidate]] for candidate in remaining]
+        )
         scored = [
             (verifier.assess(claim, [c.quote for c in [*chosen, candidate]]).entail, candidate)
             for candidate in remaining
@@ -109,10 +127,11 @@ def _pad(
     claim: str,
     chosen: list[Citation],
     remaining: list[Citation],
-    verifier: Verifier,
+    verifier: _Remembered,
     policy: PolicySettings,
 ) -> list[Citation]:
     combined = verifier.assess(claim, [c.quote for c in chosen])
+    verifier.prefetch(claim, [[candidate.quote] for candidate in remaining])
     own: list[tuple[Support, Citation]] = [
         (verifier.assess(claim, [candidate.quote]), candidate) for candidate in remaining
     ]

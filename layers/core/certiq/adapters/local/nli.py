@@ -1,13 +1,18 @@
-"""A local NLI cross-encoder as the Verifier, run in numpy from a folder named in settings.
+"""A local NLI cross-encoder as the Verifier, run in numpy: certiq's own model by default.
 
-No NLI weights ship with certiq and none are downloaded (CERTIQ_VERIFICATION__NLI_MODEL_DIR
-names a folder you provide). What loads: a BERT-architecture sequence-classification
-checkpoint (config.json model_type "bert", id2label naming entailment and contradiction),
-saved as model.safetensors with a tokenizers tokenizer.json. The encoder is the numpy BERT that
-runs all-MiniLM-L6-v2 (certiq.adapters.local.minilm, checked against sentence-transformers'
-vectors); on top, as transformers' BertForSequenceClassification does: the [CLS] vector, the
-pooler (dense + tanh), the classifier, a softmax. Premise = the evidence joined, hypothesis = the
-claim, as a sentence pair (segment ids 0 and 1), the premise truncated first.
+certiq ships its verifier model in certiq/trust/verifier_model (a cross-encoder fine-tuned from
+all-MiniLM-L6-v2 by scripts/train_verifier.py; MODEL_CARD.md there says on what and how well);
+CERTIQ_VERIFICATION__NLI_MODEL_DIR names another folder. Nothing is downloaded. What loads: a
+BERT-architecture sequence-classification checkpoint (config.json model_type "bert", id2label
+naming entailment and contradiction), saved as model.safetensors (float32 or float16) with a
+tokenizers tokenizer.json. The encoder is the numpy BERT that runs all-MiniLM-L6-v2
+(certiq.adapters.local.minilm, checked against sentence-transformers' vectors); on top, as
+transformers' BertForSequenceClassification does: the [CLS] vector, the pooler (dense + tanh),
+the classifier, a softmax (or the mean of the token vectors when config.json says
+"certiq_pooling": "mean"). Premise = the evidence joined, hypothesis = the claim, as a sentence
+pair (segment ids 0 and 1), the premise truncated first. The probabilities then pass through the
+model's calibration (certiq.trust.calibration: its thresholds and guard rules), when its
+config.json has one.
 
 Other architectures (RoBERTa, DeBERTa: most published NLI cross-encoders) are refused with a
 message saying so: their encoders differ (position offsets, relative attention) and running them
@@ -16,6 +21,7 @@ without torch would need a port this module does not have.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 from collections.abc import Sequence
@@ -34,6 +40,7 @@ from certiq.adapters.local.minilm import (
     _one_blas_thread,
 )
 from certiq.ports import Support
+from certiq.trust.calibration import Calibration
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -42,6 +49,14 @@ REQUIRED_FILES: Final = ("config.json", "model.safetensors", "tokenizer.json")
 RUNTIME_LIBRARIES: Final = ("tokenizers", "safetensors")
 MAX_LENGTH: Final = 512
 SETTING: Final = "CERTIQ_VERIFICATION__NLI_MODEL_DIR"
+# certiq's own verifier model, shipped inside the package.
+SHIPPED_MODEL_DIR: Final = Path(__file__).resolve().parents[2] / "trust" / "verifier_model"
+# Tokens per encoder call (pairs x padded length). Small batches measured fastest here: larger
+# temporaries cost more in memory traffic than the bigger products gain (1024: 31 pairs/s,
+# 4096: 17 on FEVER pairs, one BLAS thread).
+BATCH_TOKENS: Final = 512
+# An empty claim or evidence set: nothing to judge, nothing supported.
+_UNJUDGED: Final = Support(entail=0.0, contradict=0.0)
 
 
 class NliModelUnavailable(ModelUnavailable):
@@ -49,14 +64,14 @@ class NliModelUnavailable(ModelUnavailable):
 
 
 def missing_requirements(model_dir: Path | None) -> list[str]:
-    """What stops the NLI model in model_dir from loading (empty when nothing visible does)."""
+    """What stops the NLI model in model_dir (None: the shipped one) from loading (empty when
+    nothing visible does)."""
     problems = [
         f"the Python package {name!r} is not installed (pip install {name})"
         for name in RUNTIME_LIBRARIES
         if importlib.util.find_spec(name) is None
     ]
-    if model_dir is None:
-        return [*problems, f"no model folder: set {SETTING}"]
+    model_dir = model_dir or SHIPPED_MODEL_DIR
     if not model_dir.is_dir():
         return [*problems, f"{model_dir} is not a folder ({SETTING})"]
     absent = [name for name in REQUIRED_FILES if not (model_dir / name).is_file()]
@@ -67,8 +82,8 @@ def missing_requirements(model_dir: Path | None) -> list[str]:
 
 @dataclass(frozen=True)
 class _Head:
-    pooler_w: F32  # (hidden, hidden)
-    pooler_b: F32
+    pooler_w: F32 | None  # (hidden, hidden); None: mean pooling
+    pooler_b: F32 | None
     classifier_w: F32  # (hidden, labels)
     classifier_b: F32
 
@@ -80,6 +95,7 @@ class _Loaded:
     head: _Head
     entail: int
     contradict: int
+    calibration: Calibration
 
 
 def _label_index(config: dict[str, Any], folder: Path) -> tuple[int, int]:
@@ -98,7 +114,7 @@ def load(model_dir: Path | None) -> _Loaded:
     problems = missing_requirements(model_dir)
     if problems:
         raise NliModelUnavailable("the NLI verifier cannot load: " + "; ".join(problems))
-    assert model_dir is not None
+    model_dir = model_dir or SHIPPED_MODEL_DIR
     config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
     model_type = config.get("model_type")
     if model_type != "bert":
@@ -124,19 +140,33 @@ def load(model_dir: Path | None) -> _Loaded:
             )
         return np.ascontiguousarray(encoder[name], dtype=np.float32)
 
+    mean_pooling = config.get("certiq_pooling", "cls") == "mean"
     head = _Head(
-        pooler_w=np.ascontiguousarray(get("pooler.dense.weight").T),
-        pooler_b=get("pooler.dense.bias"),
+        pooler_w=None if mean_pooling else np.ascontiguousarray(get("pooler.dense.weight").T),
+        pooler_b=None if mean_pooling else get("pooler.dense.bias"),
         classifier_w=np.ascontiguousarray(get("classifier.weight").T),
         classifier_b=get("classifier.bias"),
     )
+    try:
+        calibration = Calibration.from_config(config.get("certiq_calibration"))
+    except (KeyError, TypeError, ValueError) as error:
+        raise NliModelUnavailable(f"{model_dir}/config.json certiq_calibration: {error}") from error
     if head.classifier_w.shape[1] <= max(entail, contradict):
         raise NliModelUnavailable(f"{model_dir}: the classifier has fewer outputs than id2label")
     tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
     tokenizer.no_padding()
     limit = min(MAX_LENGTH, int(config.get("max_position_embeddings", MAX_LENGTH)))
     tokenizer.enable_truncation(max_length=limit, strategy="only_first")
-    return _Loaded(tokenizer, bert, head, entail, contradict)
+    return _Loaded(tokenizer, bert, head, entail, contradict, calibration)
+
+
+@functools.cache
+def model_name(folder: Path) -> str:
+    try:
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        return str(config.get("certiq_model_name") or folder.name)
+    except (OSError, ValueError):
+        return folder.name
 
 
 def softmax(logits: F32) -> F32:
@@ -145,39 +175,70 @@ def softmax(logits: F32) -> F32:
 
 
 class NliVerifier:
-    """Implements the Verifier port with a local NLI cross-encoder (loaded on first use, once)."""
+    """Implements the Verifier port with a local NLI cross-encoder (loaded on first use, once).
 
-    def __init__(self, model_dir: Path | None) -> None:
+    ``assess_many`` judges one claim against several evidence sets in one pass of the encoder:
+    the render policy asks it for every candidate citation of a claim at once.
+    """
+
+    def __init__(self, model_dir: Path | None = None) -> None:
         self._model_dir = model_dir
         self._model = LoadedOnce(lambda: load(self._model_dir))
 
     @property
     def name(self) -> str:
-        return f"nli:{self._model_dir.name if self._model_dir else 'unset'}"
+        """nli:<the model's name>: config.json's certiq_model_name, else its folder's name."""
+        return f"nli:{model_name(self._model_dir or SHIPPED_MODEL_DIR)}"
 
     def check(self) -> None:
         """Loads the model now: raises NliModelUnavailable naming what is missing."""
         self._model.get()
 
     def assess(self, claim: str, evidence: Sequence[str]) -> Support:
-        if not claim.strip() or not evidence:
-            return Support(entail=0.0, contradict=0.0)
+        return self.assess_many(claim, [evidence])[0]
+
+    def assess_many(self, claim: str, evidence_sets: Sequence[Sequence[str]]) -> list[Support]:
+        if not claim.strip():
+            return [Support(entail=0.0, contradict=0.0) for _ in evidence_sets]
         model = self._model.get()
-        encoding = model.tokenizer.encode(" ".join(evidence), claim)
-        ids = np.asarray([encoding.ids], dtype=np.int64)
-        types = np.asarray([encoding.type_ids], dtype=np.int64)
-        mask = np.asarray([encoding.attention_mask], dtype=np.int64)
-        with _one_blas_thread():
-            probabilities = self._classify(model, ids, mask, types)[0]
-        return Support(
-            entail=round(float(probabilities[model.entail]), 6),
-            contradict=round(float(probabilities[model.contradict]), 6),
+        supports = [
+            model.calibration.by_rule(claim, evidence) or _UNJUDGED for evidence in evidence_sets
+        ]
+        # Only what no rule decided goes through the encoder.
+        judged = [i for i, e in enumerate(evidence_sets) if e and supports[i] is _UNJUDGED]
+        encodings = model.tokenizer.encode_batch(
+            [(" ".join(evidence_sets[i]), claim) for i in judged]
         )
+        probabilities = np.zeros((len(judged), 3), dtype=np.float32)
+        order = sorted(range(len(judged)), key=lambda i: len(encodings[i].ids))
+        with _one_blas_thread():
+            while order:
+                width = len(encodings[order[-1]].ids)
+                take = max(1, BATCH_TOKENS // width)
+                rows, order = order[-take:], order[:-take]
+                ids = np.zeros((len(rows), width), dtype=np.int64)
+                types = np.zeros_like(ids)
+                mask = np.zeros_like(ids)
+                for r, i in enumerate(rows):
+                    encoding = encodings[i]
+                    n = len(encoding.ids)
+                    ids[r, :n], types[r, :n], mask[r, :n] = encoding.ids, encoding.type_ids, 1
+                scores = self._classify(model, ids, mask, types)
+                probabilities[rows] = scores[:, [model.entail, model.contradict, 0]]
+        for row, i in enumerate(judged):
+            entail, contradict = float(probabilities[row, 0]), float(probabilities[row, 1])
+            supports[i] = model.calibration.support(claim, evidence_sets[i], entail, contradict)
+        return supports
 
     @staticmethod
     def _classify(
         model: _Loaded, ids: NDArray[np.int64], mask: NDArray[np.int64], types: NDArray[np.int64]
     ) -> F32:
-        first = model.bert.hidden_states(ids, mask, types)[:, 0, :]
-        pooled = np.tanh(first @ model.head.pooler_w + model.head.pooler_b)
-        return softmax(pooled @ model.head.classifier_w + model.head.classifier_b)
+        tokens = model.bert.hidden_states(ids, mask, types)
+        head = model.head
+        if head.pooler_w is None or head.pooler_b is None:
+            weights = mask.astype(np.float32)[:, :, None]
+            pooled = (tokens * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        else:
+            pooled = np.tanh(tokens[:, 0, :] @ head.pooler_w + head.pooler_b)
+        return softmax(pooled @ head.classifier_w + head.classifier_b)
