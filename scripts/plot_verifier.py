@@ -11,17 +11,13 @@ import argparse
 import json
 from pathlib import Path
 
+from verifier_data import REAL_SOURCES as PAIRS
+from verifier_data import ROOT
+
 from certiq.config import PolicySettings
 from certiq.evaluation.verification import read_pairs, score_pairs
 from certiq.trust.verifier import LexicalVerifier
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
-PAIRS = {
-    "scifact": DATA / "scifact" / "claims.train.jsonl",
-    "healthver": DATA / "verification" / "healthver_dev.jsonl",
-    "fever": DATA / "verification" / "fever_rte_dev.jsonl",
-}
 TITLES = {
     "scifact": "SciFact claims.train",
     "healthver": "HealthVer dev",
