@@ -39,7 +39,7 @@ def test_the_verbatim_rule_certifies_and_never_blocks_whatever_the_model_says() 
     claim = "Passwords must be at least 14 characters long."
     support = calibration.support(claim, [SENTENCE], entail=0.01, contradict=0.99)
     assert (support.entail, support.contradict) == (1.0, 0.0)
-    assert support.rationale == "the evidence states this claim word for word"
+    assert support.rationale == "quoted word for word from the evidence"
 
 
 def test_a_number_the_evidence_does_not_state_is_never_certified() -> None:

@@ -57,7 +57,7 @@ class Calibration:
     def by_rule(self, claim: str, evidence: Sequence[str]) -> Support | None:
         """The Support the verbatim rule gives without asking the model, or None."""
         if "verbatim" in self.guards and states_verbatim(claim, evidence):
-            rationale = "the evidence states this claim word for word"
+            rationale = "quoted word for word from the evidence"
             return Support(entail=1.0, contradict=0.0, rationale=rationale)
         return None
 
