@@ -67,6 +67,9 @@ def test_rules_keep_noun_phrases_lists_and_ranges_whole(sentence: str) -> None:
         "The service keeps and deletes backups on a schedule.",
         "Backups that hold customer data are encrypted and stored in Frankfurt.",
         "Staff must report when a laptop is lost and a replacement is issued.",
+        "Where a breach is likely to result in a risk to people's rights and freedoms, the "
+        "supervisory authority is notified within 72 hours.",
+        "If a laptop is lost and it holds customer data, the DPO is told.",
     ],
 )
 def test_rules_keep_shared_objects_and_subordinate_clauses_whole(sentence: str) -> None:

@@ -101,6 +101,11 @@ _SUBORDINATORS = frozenset(
     """how that which whether what when where who whom whose why if because although while
     unless until""".split()
 )
+# Words that open a sentence with a subordinate clause ("Where A and B, C"): until its comma, an
+# "and" coordinates inside it, and splitting there would cut the condition from what it governs.
+_LEADING_SUBORDINATORS = frozenset(
+    """if when where while although though because unless until whether once""".split()
+)
 # Split points between clauses; "and"/"but" split only when both sides are clauses.
 _SEMICOLON = re.compile(r"\s*;\s*")
 _CONJUNCTION = re.compile(r",?\s+(?:and|but|whereas)\s+", re.IGNORECASE)
@@ -152,6 +157,8 @@ class RuleSplitter:
                 continue  # the left side is no clause with a subject: a noun phrase or a list
             if _SUBORDINATORS.intersection(left_tokens[1:]) or _awaits_object(left_tokens[-1]):
                 continue  # inside a subordinate clause, or "keeps and removes the data"
+            if left_tokens[0] in _LEADING_SUBORDINATORS and "," not in left:
+                continue  # inside the opening "Where ... ," clause
             if _is_verb(right_tokens[0]):
                 subject = left_words[:verb]
                 if right_tokens[0] not in AUXILIARIES and left_tokens[verb] in AUXILIARIES:
