@@ -27,8 +27,14 @@ from pathlib import Path
 
 from certiq.adapters.local.nli import NliVerifier
 from certiq.config import PolicySettings
-from certiq.evaluation.verification import Pair, read_pairs, score_pairs
-from certiq.models import Citation, Claim
+from certiq.evaluation.verification import (
+    Pair,
+    quoting,
+    read_pairs,
+    score_pairs,
+    threshold_sweep,
+)
+from certiq.models import Claim
 from certiq.ports import Support, Verifier
 from certiq.text import content_terms
 from certiq.trust.policy import decide
@@ -85,7 +91,7 @@ def time_typical_answers(pairs: Sequence[Pair], policy: PolicySettings) -> dict[
         started = time.perf_counter()
         for index, pair in enumerate(sample[:8]):
             quotes = [p.evidence[:300] for p in sample[8 + 5 * index : 13 + 5 * index]]
-            citations = {f"C{j + 1}": _citation(f"C{j + 1}", q) for j, q in enumerate(quotes)}
+            citations = {f"C{j + 1}": quoting(q, f"C{j + 1}") for j, q in enumerate(quotes)}
             claim = Claim(id="K1", text=pair.claim, citation_ids=list(citations))
             decide(claim, citations, verifier, policy)
         seconds.append(time.perf_counter() - started)
@@ -94,22 +100,6 @@ def time_typical_answers(pairs: Sequence[Pair], policy: PolicySettings) -> dict[
         "typical_answer_p50_s": round(seconds[len(seconds) // 2], 3),
         "typical_answer_max_s": round(seconds[-1], 3),
     }
-
-
-def _citation(cid: str, quote: str) -> Citation:
-    return Citation(
-        id=cid,
-        chunk_id=f"bench:{cid}",
-        doc_id="bench",
-        file_name="bench.pdf",
-        page=1,
-        boxes=[],
-        quote=quote,
-        start=0,
-        end=len(quote),
-        score=1.0,
-        valid=True,
-    )
 
 
 def plot_sweep(
@@ -124,12 +114,7 @@ def plot_sweep(
     thresholds = [round(0.05 * step, 2) for step in range(1, 20)]
     figure, axes = plt.subplots(figsize=(6, 4.5))
     for verifier in verifiers:
-        points = []
-        for tau in thresholds:
-            metrics = score_pairs(
-                pairs, verifier, policy.model_copy(update={"tau_entail": tau})
-            ).metrics()
-            points.append((metrics["false_certification_rate"], metrics["supported_recall"]))
+        points = threshold_sweep(pairs, verifier, policy, thresholds)
         axes.plot(*zip(*points, strict=True), marker=".", label=verifier.name)
         default = points[thresholds.index(policy.tau_entail)]
         axes.annotate(

@@ -33,11 +33,14 @@ import numpy as np
 from verifier_pairs import fold_of
 
 from certiq.config import PolicySettings
-from certiq.models import RenderState
+from certiq.evaluation.verification import Pair, predict
+from certiq.ports import Support
 from certiq.trust.calibration import GUARDS, Calibration, states_verbatim, unstated_numbers
 
 ROOT = Path(__file__).resolve().parents[1]
 LABEL = {"entail": 0, "contradict": 1, "neutral": 2, "not_entail": -1}
+# predict()'s label of a rendered state: VERIFIED, BLOCKED, UNVERIFIED -> 0, 1, 2 as in states().
+PREDICTED_INDEX = {"entail": 0, "contradict": 1, "neutral": 2}
 THREE_WAY = ("scifact", "healthver")
 Array = np.ndarray[Any, Any]
 
@@ -184,21 +187,31 @@ def sweep(
     return out
 
 
+class Replayed:
+    """The model's held-out probabilities, replayed through its calibration as a Verifier."""
+
+    def __init__(self, p: Predictions, calibration: Calibration) -> None:
+        self._probabilities = {(row["claim"], row["evidence"]): row["p"] for row in p.rows}
+        self._calibration = calibration
+
+    @property
+    def name(self) -> str:
+        return "replayed"
+
+    def assess(self, claim: str, evidence: Sequence[str]) -> Support:
+        entail, contradict, _ = self._probabilities[(claim, " ".join(evidence))]
+        return self._calibration.support(claim, evidence, entail, contradict)
+
+
 def check_runtime(p: Predictions, calibration: Calibration, guards: Sequence[str]) -> None:
-    """The vectorised decisions above must be the ones the runtime makes."""
-    policy = PolicySettings()
+    """The vectorised decisions above must be the ones the render policy makes."""
+    verifier, policy = Replayed(p, calibration), PolicySettings()
     expected = states(p, calibration.entail_threshold, calibration.contradict_threshold, guards)
     for row, want in zip(p.rows[:3000], expected[:3000], strict=False):
-        support = calibration.support(row["claim"], [row["evidence"]], row["p"][0], row["p"][1])
-        if support.contradict >= policy.tau_contradict:
-            got = RenderState.BLOCKED
-        elif support.entail >= policy.tau_entail:
-            got = RenderState.VERIFIED
-        else:
-            got = RenderState.UNVERIFIED
-        index = {RenderState.VERIFIED: 0, RenderState.BLOCKED: 1, RenderState.UNVERIFIED: 2}[got]
-        if index != want and abs(row["p"][0] - calibration.entail_threshold) > 1e-5:
-            raise SystemExit(f"runtime disagrees with calibration on {row['claim']!r}")
+        pair = Pair(row["claim"], row["evidence"], row["label"])
+        got = PREDICTED_INDEX[predict(pair, verifier, policy)]
+        if got != want and abs(row["p"][0] - calibration.entail_threshold) > 1e-5:
+            raise SystemExit(f"the render policy disagrees with calibration on {row['claim']!r}")
 
 
 def main() -> None:

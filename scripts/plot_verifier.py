@@ -15,7 +15,7 @@ from verifier_data import REAL_SOURCES as PAIRS
 from verifier_data import ROOT
 
 from certiq.config import PolicySettings
-from certiq.evaluation.verification import read_pairs, score_pairs
+from certiq.evaluation.verification import read_pairs, threshold_sweep
 from certiq.trust.verifier import LexicalVerifier
 
 TITLES = {
@@ -26,14 +26,10 @@ TITLES = {
 
 
 def lexical_sweep(source: str) -> list[tuple[float, float]]:
-    pairs = read_pairs(PAIRS[source])
-    verifier, policy = LexicalVerifier(), PolicySettings()
-    points = []
-    for step in range(1, 20):
-        tuned = policy.model_copy(update={"tau_entail": round(0.05 * step, 2)})
-        metrics = score_pairs(pairs, verifier, tuned).metrics()
-        points.append((metrics["false_certification_rate"], metrics["supported_recall"]))
-    return points
+    thresholds = [round(0.05 * step, 2) for step in range(1, 20)]
+    return threshold_sweep(
+        read_pairs(PAIRS[source]), LexicalVerifier(), PolicySettings(), thresholds
+    )
 
 
 def main() -> None:

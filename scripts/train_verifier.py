@@ -102,9 +102,8 @@ class Layer(nn.Module):
 
 
 class CrossEncoder(nn.Module):
-    def __init__(self, config: dict[str, Any], dropout: float = 0.1, pooling: str = "cls") -> None:
+    def __init__(self, config: dict[str, Any], dropout: float = 0.1) -> None:
         super().__init__()
-        self.pooling = pooling
         hidden = int(config["hidden_size"])
         eps = float(config.get("layer_norm_eps", 1e-12))
         self.word = nn.Embedding(int(config["vocab_size"]), hidden)
@@ -132,12 +131,7 @@ class CrossEncoder(nn.Module):
         keep = mask.bool()[:, None, None, :]
         for layer in self.layers:
             x = layer(x, keep)
-        if self.pooling == "mean":
-            # The mean of the token vectors, as all-MiniLM-L6-v2 was trained to pool.
-            weights = mask[:, :, None].to(x.dtype)
-            pooled = (x * weights).sum(1) / weights.sum(1).clamp(min=1e-9)
-        else:
-            pooled = torch.tanh(self.pooler(x[:, 0]))
+        pooled = torch.tanh(self.pooler(x[:, 0]))
         return self.classifier(self.dropout(pooled))  # logits, (batch, 3)
 
     # BERT checkpoint names <-> this module's, so the numpy runtime reads what is saved here.
@@ -198,7 +192,6 @@ class CrossEncoder(nn.Module):
             "torch_dtype": "float16",
             "id2label": {str(i): name for i, name in enumerate(LABELS)},
             "label2id": {name: i for i, name in enumerate(LABELS)},
-            "certiq_pooling": self.pooling,
             "certiq_calibration": calibration,
         }
         (folder / "config.json").write_text(json.dumps(saved, indent=2) + "\n", encoding="utf-8")
@@ -274,7 +267,7 @@ def train(
     torch.manual_seed(seed)
     folder = base_dir()
     config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    model = CrossEncoder(config, dropout=args.dropout, pooling=args.pooling)
+    model = CrossEncoder(config, dropout=args.dropout)
     model.load_base(folder)
     model.to(args.device)
     data = Encoded(pairs, tokenizer)
@@ -438,7 +431,6 @@ def main() -> None:
         "--threads", type=int, default=0, help="torch CPU threads (0: torch's choice)"
     )
     parser.add_argument("--name", default="certiq-verifier-minilm-v1", help="the model's name")
-    parser.add_argument("--pooling", choices=("cls", "mean"), default="cls")
     parser.add_argument(
         "--weights", default="", help="source weights, e.g. scifact=3,synthetic=0.5"
     )

@@ -167,9 +167,9 @@ def build_verifier(settings: Settings) -> Verifier:
 
         return LlmJudgeVerifier(_structured_model(settings, "CERTIQ_VERIFICATION__VERIFIER=llm"))
     if choice == "nli":
-        from certiq.adapters.local.nli import NliVerifier, missing_requirements
+        from certiq.adapters.local.nli import SHIPPED_MODEL_DIR, NliVerifier, missing_requirements
 
-        folder = settings.verification.nli_model_dir
+        folder = settings.verification.nli_model_dir or SHIPPED_MODEL_DIR
         problems = missing_requirements(folder)
         if problems:
             raise ConfigurationError("CERTIQ_VERIFICATION__VERIFIER=nli: " + "; ".join(problems))

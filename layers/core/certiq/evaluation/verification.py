@@ -73,22 +73,37 @@ def read_pairs(path: Path) -> list[Pair]:
     return pairs
 
 
-def predict(pair: Pair, verifier: Verifier, policy: PolicySettings) -> str:
-    citation = Citation(
-        id="C1",
-        chunk_id="pair:0",
+def quoting(quote: str, cid: str = "C1") -> Citation:
+    """A valid citation of ``quote`` from a document of its own: evidence as the policy takes it."""
+    return Citation(
+        id=cid,
+        chunk_id=f"pair:{cid}",
         doc_id="pair",
         file_name="pair",
         page=1,
         boxes=[],
-        quote=pair.evidence,
+        quote=quote,
         start=0,
-        end=len(pair.evidence),
+        end=len(quote),
         score=1.0,
         valid=True,
     )
+
+
+def predict(pair: Pair, verifier: Verifier, policy: PolicySettings) -> str:
     claim = Claim(id="K1", text=pair.claim, citation_ids=["C1"])
-    return PREDICTED[decide(claim, {"C1": citation}, verifier, policy).state]
+    return PREDICTED[decide(claim, {"C1": quoting(pair.evidence)}, verifier, policy).state]
+
+
+def threshold_sweep(
+    pairs: Sequence[Pair], verifier: Verifier, policy: PolicySettings, thresholds: Sequence[float]
+) -> list[tuple[float, float]]:
+    """(false-certification rate, supported recall) at each tau_entail in ``thresholds``."""
+    points = []
+    for tau in thresholds:
+        metrics = score_pairs(pairs, verifier, policy.model_copy(update={"tau_entail": tau}))
+        points.append((metrics.false_certification_rate, metrics.supported_recall))
+    return points
 
 
 def score_pairs(

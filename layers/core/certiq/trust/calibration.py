@@ -64,10 +64,14 @@ class Calibration:
     def support(
         self, claim: str, evidence: Sequence[str], entail: float, contradict: float
     ) -> Support:
-        """The calibrated Support of a claim whose evidence the model scored as given."""
-        ruled = self.by_rule(claim, evidence)
-        if ruled is not None:
-            return ruled
+        """The Support of a claim whose evidence the model scored as given: the verbatim rule's
+        when it applies, else the calibrated scores."""
+        return self.by_rule(claim, evidence) or self.scored(claim, evidence, entail, contradict)
+
+    def scored(
+        self, claim: str, evidence: Sequence[str], entail: float, contradict: float
+    ) -> Support:
+        """The model's scores rescaled onto the policy's thresholds, under the number guard."""
         entail = rescale(entail, self.entail_threshold, ENTAIL_ANCHOR)
         contradict = rescale(contradict, self.contradict_threshold, CONTRADICT_ANCHOR)
         rationale = None

@@ -56,8 +56,8 @@ def decide(
 
 class _Remembered:
     """The verifier, asked once per evidence set within a decision: the greedy selection and the
-    final judgement repeat sets, and each ask of an LLM judge is a request. ``prefetch`` asks a
-    batch verifier for every set of a round at once."""
+    final judgement repeat sets, and each ask of an LLM judge is a request. ``assess_many`` asks
+    a batch verifier for every set not asked yet at once, other verifiers one set at a time."""
 
     def __init__(self, inner: Verifier) -> None:
         self._inner = inner
@@ -68,22 +68,18 @@ class _Remembered:
         return self._inner.name
 
     def assess(self, claim: str, evidence: Sequence[str]) -> Support:
-        key = (claim, tuple(evidence))
-        if key not in self._answers:
-            self._answers[key] = self._inner.assess(claim, evidence)
-        return self._answers[key]
+        return self.assess_many(claim, [evidence])[0]
 
-    def prefetch(self, claim: str, evidence_sets: Sequence[Sequence[str]]) -> None:
-        if not isinstance(self._inner, BatchVerifier):
-            return
-        missing = list(
-            dict.fromkeys(tuple(e) for e in evidence_sets if (claim, tuple(e)) not in self._answers)
-        )
-        if missing:
-            for evidence, support in zip(
-                missing, self._inner.assess_many(claim, missing), strict=True
-            ):
-                self._answers[(claim, evidence)] = support
+    def assess_many(self, claim: str, evidence_sets: Sequence[Sequence[str]]) -> list[Support]:
+        keys = [(claim, tuple(evidence)) for evidence in evidence_sets]
+        missing = [key[1] for key in dict.fromkeys(keys) if key not in self._answers]
+        if isinstance(self._inner, BatchVerifier) and missing:
+            answers = self._inner.assess_many(claim, missing)
+        else:
+            answers = [self._inner.assess(claim, evidence) for evidence in missing]
+        for evidence, support in zip(missing, answers, strict=True):
+            self._answers[(claim, evidence)] = support
+        return [self._answers[key] for key in keys]
 
 
 def minimal_evidence(
@@ -103,13 +99,10 @@ def minimal_evidence(
     remaining = list(citations)
     best = 0.0
     while remaining:
-        verifier.prefetch(
+        supports = verifier.assess_many(
             claim, [[c.quote for c in [*chosen, candidate]] for candidate in remaining]
         )
-        scored = [
-            (verifier.assess(claim, [c.quote for c in [*chosen, candidate]]).entail, candidate)
-            for candidate in remaining
-        ]
+        scored = [(support.entail, c) for support, c in zip(supports, remaining, strict=True)]
         score, candidate = max(scored, key=lambda item: item[0])
         if score <= best and chosen:
             break
@@ -131,10 +124,8 @@ def _pad(
     policy: PolicySettings,
 ) -> list[Citation]:
     combined = verifier.assess(claim, [c.quote for c in chosen])
-    verifier.prefetch(claim, [[candidate.quote] for candidate in remaining])
-    own: list[tuple[Support, Citation]] = [
-        (verifier.assess(claim, [candidate.quote]), candidate) for candidate in remaining
-    ]
+    alone = verifier.assess_many(claim, [[candidate.quote] for candidate in remaining])
+    own = list(zip(alone, remaining, strict=True))
     own.sort(key=lambda item: item[0].entail, reverse=True)  # stable: citation order on ties
     for support, candidate in own:
         if len(chosen) >= policy.min_evidence:

@@ -8,8 +8,7 @@ naming entailment and contradiction), saved as model.safetensors (float32 or flo
 tokenizers tokenizer.json. The encoder is the numpy BERT that runs all-MiniLM-L6-v2
 (certiq.adapters.local.minilm, checked against sentence-transformers' vectors); on top, as
 transformers' BertForSequenceClassification does: the [CLS] vector, the pooler (dense + tanh),
-the classifier, a softmax (or the mean of the token vectors when config.json says
-"certiq_pooling": "mean"). Premise = the evidence joined, hypothesis = the claim, as a sentence
+the classifier, a softmax. Premise = the evidence joined, hypothesis = the claim, as a sentence
 pair (segment ids 0 and 1), the premise truncated first. The probabilities then pass through the
 model's calibration (certiq.trust.calibration: its thresholds and guard rules), when its
 config.json has one.
@@ -56,22 +55,20 @@ SHIPPED_MODEL_DIR: Final = Path(__file__).resolve().parents[2] / "trust" / "veri
 # 4096: 17 on FEVER pairs, one BLAS thread).
 BATCH_TOKENS: Final = 512
 # An empty claim or evidence set: nothing to judge, nothing supported.
-_UNJUDGED: Final = Support(entail=0.0, contradict=0.0)
+NOTHING: Final = Support(entail=0.0, contradict=0.0)
 
 
 class NliModelUnavailable(ModelUnavailable):
     """The NLI folder cannot be loaded; the message names what is missing."""
 
 
-def missing_requirements(model_dir: Path | None) -> list[str]:
-    """What stops the NLI model in model_dir (None: the shipped one) from loading (empty when
-    nothing visible does)."""
+def missing_requirements(model_dir: Path) -> list[str]:
+    """What stops the NLI model in model_dir from loading (empty when nothing visible does)."""
     problems = [
         f"the Python package {name!r} is not installed (pip install {name})"
         for name in RUNTIME_LIBRARIES
         if importlib.util.find_spec(name) is None
     ]
-    model_dir = model_dir or SHIPPED_MODEL_DIR
     if not model_dir.is_dir():
         return [*problems, f"{model_dir} is not a folder ({SETTING})"]
     absent = [name for name in REQUIRED_FILES if not (model_dir / name).is_file()]
@@ -82,8 +79,8 @@ def missing_requirements(model_dir: Path | None) -> list[str]:
 
 @dataclass(frozen=True)
 class _Head:
-    pooler_w: F32 | None  # (hidden, hidden); None: mean pooling
-    pooler_b: F32 | None
+    pooler_w: F32  # (hidden, hidden)
+    pooler_b: F32
     classifier_w: F32  # (hidden, labels)
     classifier_b: F32
 
@@ -110,11 +107,10 @@ def _label_index(config: dict[str, Any], folder: Path) -> tuple[int, int]:
     return entail[0], contradict[0]
 
 
-def load(model_dir: Path | None) -> _Loaded:
+def load(model_dir: Path) -> _Loaded:
     problems = missing_requirements(model_dir)
     if problems:
         raise NliModelUnavailable("the NLI verifier cannot load: " + "; ".join(problems))
-    model_dir = model_dir or SHIPPED_MODEL_DIR
     config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
     model_type = config.get("model_type")
     if model_type != "bert":
@@ -140,10 +136,9 @@ def load(model_dir: Path | None) -> _Loaded:
             )
         return np.ascontiguousarray(encoder[name], dtype=np.float32)
 
-    mean_pooling = config.get("certiq_pooling", "cls") == "mean"
     head = _Head(
-        pooler_w=None if mean_pooling else np.ascontiguousarray(get("pooler.dense.weight").T),
-        pooler_b=None if mean_pooling else get("pooler.dense.bias"),
+        pooler_w=np.ascontiguousarray(get("pooler.dense.weight").T),
+        pooler_b=get("pooler.dense.bias"),
         classifier_w=np.ascontiguousarray(get("classifier.weight").T),
         classifier_b=get("classifier.bias"),
     )
@@ -181,14 +176,14 @@ class NliVerifier:
     the render policy asks it for every candidate citation of a claim at once.
     """
 
-    def __init__(self, model_dir: Path | None = None) -> None:
+    def __init__(self, model_dir: Path = SHIPPED_MODEL_DIR) -> None:
         self._model_dir = model_dir
         self._model = LoadedOnce(lambda: load(self._model_dir))
 
     @property
     def name(self) -> str:
         """nli:<the model's name>: config.json's certiq_model_name, else its folder's name."""
-        return f"nli:{model_name(self._model_dir or SHIPPED_MODEL_DIR)}"
+        return f"nli:{model_name(self._model_dir)}"
 
     def check(self) -> None:
         """Loads the model now: raises NliModelUnavailable naming what is missing."""
@@ -199,18 +194,27 @@ class NliVerifier:
 
     def assess_many(self, claim: str, evidence_sets: Sequence[Sequence[str]]) -> list[Support]:
         if not claim.strip():
-            return [Support(entail=0.0, contradict=0.0) for _ in evidence_sets]
+            return [NOTHING for _ in evidence_sets]
         model = self._model.get()
-        supports = [
-            model.calibration.by_rule(claim, evidence) or _UNJUDGED for evidence in evidence_sets
+        ruled = [
+            model.calibration.by_rule(claim, evidence) if evidence else NOTHING
+            for evidence in evidence_sets
         ]
         # Only what no rule decided goes through the encoder.
-        judged = [i for i, e in enumerate(evidence_sets) if e and supports[i] is _UNJUDGED]
-        encodings = model.tokenizer.encode_batch(
-            [(" ".join(evidence_sets[i]), claim) for i in judged]
-        )
-        probabilities = np.zeros((len(judged), 3), dtype=np.float32)
-        order = sorted(range(len(judged)), key=lambda i: len(encodings[i].ids))
+        judged = [e for e, support in zip(evidence_sets, ruled, strict=True) if support is None]
+        scores = iter(self._scores(model, claim, judged))
+        return [
+            support or model.calibration.scored(claim, evidence, *next(scores))
+            for support, evidence in zip(ruled, evidence_sets, strict=True)
+        ]
+
+    def _scores(
+        self, model: _Loaded, claim: str, evidence_sets: Sequence[Sequence[str]]
+    ) -> list[tuple[float, float]]:
+        """(entail, contradict) probabilities per evidence set, in batches of similar length."""
+        encodings = model.tokenizer.encode_batch([(" ".join(e), claim) for e in evidence_sets])
+        probabilities = np.zeros((len(encodings), 2), dtype=np.float32)
+        order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
         with _one_blas_thread():
             while order:
                 width = len(encodings[order[-1]].ids)
@@ -223,22 +227,14 @@ class NliVerifier:
                     encoding = encodings[i]
                     n = len(encoding.ids)
                     ids[r, :n], types[r, :n], mask[r, :n] = encoding.ids, encoding.type_ids, 1
-                scores = self._classify(model, ids, mask, types)
-                probabilities[rows] = scores[:, [model.entail, model.contradict, 0]]
-        for row, i in enumerate(judged):
-            entail, contradict = float(probabilities[row, 0]), float(probabilities[row, 1])
-            supports[i] = model.calibration.support(claim, evidence_sets[i], entail, contradict)
-        return supports
+                classes = self._classify(model, ids, mask, types)
+                probabilities[rows] = classes[:, [model.entail, model.contradict]]
+        return [(float(entail), float(contradict)) for entail, contradict in probabilities]
 
     @staticmethod
     def _classify(
         model: _Loaded, ids: NDArray[np.int64], mask: NDArray[np.int64], types: NDArray[np.int64]
     ) -> F32:
-        tokens = model.bert.hidden_states(ids, mask, types)
-        head = model.head
-        if head.pooler_w is None or head.pooler_b is None:
-            weights = mask.astype(np.float32)[:, :, None]
-            pooled = (tokens * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
-        else:
-            pooled = np.tanh(tokens[:, 0, :] @ head.pooler_w + head.pooler_b)
-        return softmax(pooled @ head.classifier_w + head.classifier_b)
+        first = model.bert.hidden_states(ids, mask, types)[:, 0, :]
+        pooled = np.tanh(first @ model.head.pooler_w + model.head.pooler_b)
+        return softmax(pooled @ model.head.classifier_w + model.head.classifier_b)
