@@ -7,7 +7,7 @@ DEMO_HOME ?= $(CURDIR)/.demo
 # The browser tests drive Debian's Chromium through the playwright package (no browser download).
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: demo test unit contract pipeline infra browser chromium lint typecheck bench schemas clean train-verifier
+.PHONY: demo test unit contract pipeline infra browser chromium lint typecheck bench schemas clean train-verifier report
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -68,6 +68,11 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_answering.py
 	$(BIN)/python scripts/bench_coldstart.py
 
+# The evaluation report (README, "Evaluation report"): docs/report/README.md and its plots.
+# Heavy like bench: the first run embeds SciFact (about 15 minutes), shared with `make bench`.
+report: $(STAMP)
+	OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/report.py --out docs/report
+
 # Retrains certiq's verifier model (README, "Verification"). Training alone needs torch: the CPU
 # build in its own venv (never a plain `torch`, which pulls CUDA). The default runs the shipped
 # recipe on the CPU (about 90 minutes on 2 cores); with a GPU:
@@ -93,9 +98,9 @@ train-verifier: $(TRAIN_STAMP)
 	cp .verifier/model/model.safetensors .verifier/model/tokenizer.json $(VERIFIER_MODEL)/
 	if [ -f .verifier/oof.jsonl ]; then \
 	  $(TRAIN_VENV)/bin/python scripts/calibrate_verifier.py --runs .verifier \
-	    --model $(VERIFIER_MODEL) --figures docs/verifier_figures.json && \
-	  $(TRAIN_VENV)/bin/python scripts/plot_verifier.py --out docs/verifier_sweep.png; \
+	    --model $(VERIFIER_MODEL) --figures docs/verifier_figures.json; \
 	fi
+	@echo "then: make report, to redraw docs/report/ from the new figures"
 
 clean:
 	rm -rf $(VENV) .demo .pytest_cache .mypy_cache .ruff_cache

@@ -4,8 +4,7 @@ time certiq's model adds to a typical answer.
 Prints `certiq eval verify --json` for the train pairs (the default lexical model and the one
 calibrated on held-out scores), and, for comparison, plain word overlap
 (entail = share of the claim's content words in the evidence, no contradiction) under the same
-render policy. Then sweeps the entail threshold and plots false-certification rate against
-supported recall for both (PNG, matplotlib), marking the default threshold.
+render policy. The threshold sweeps are drawn by `make report` (scripts/report.py).
 
 certiq's model was trained on these pairs, so its line here is in-sample (its held-out figures:
 scripts/calibrate_verifier.py). Then times the render policy with certiq's model over typical
@@ -13,7 +12,7 @@ answers: 8 claims, each citing 5 quotes of up to 300 characters, drawn from FEVE
 (paraphrases, so no claim is decided by the verbatim rule), and prints p50 and max over 8
 answers.
 
-    .venv/bin/python scripts/bench_verify.py [--pairs FILE] [--plot PNG]
+    .venv/bin/python scripts/bench_verify.py [--pairs FILE]
 """
 
 from __future__ import annotations
@@ -32,10 +31,9 @@ from certiq.evaluation.verification import (
     quoting,
     read_pairs,
     score_pairs,
-    threshold_sweep,
 )
 from certiq.models import Claim
-from certiq.ports import Support, Verifier
+from certiq.ports import Support
 from certiq.text import content_terms
 from certiq.trust.policy import decide
 from certiq.trust.verifier import HELD_OUT_MODEL_PATH, LexicalVerifier, load_model
@@ -61,7 +59,6 @@ class OverlapVerifier:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--pairs", type=Path, default=PAIRS)
-    parser.add_argument("--plot", type=Path, default=ROOT / ".bench" / "verify_sweep.png")
     args = parser.parse_args()
     pairs = read_pairs(args.pairs)
     policy = PolicySettings()
@@ -74,10 +71,6 @@ def main() -> None:
     for verifier in verifiers:
         report = score_pairs(pairs, verifier, policy)
         print(json.dumps({"verifier": verifier.name, **report.metrics()}))
-    # The model's sweep on held-out folds is scripts/plot_verifier.py's; rerunning it per threshold
-    # here would take minutes.
-    plot_sweep(pairs, verifiers[1:], policy, args.plot)
-    print(f"threshold sweep: {args.plot}")
     print(json.dumps(time_typical_answers(read_pairs(FEVER), policy)))
 
 
@@ -100,35 +93,6 @@ def time_typical_answers(pairs: Sequence[Pair], policy: PolicySettings) -> dict[
         "typical_answer_p50_s": round(seconds[len(seconds) // 2], 3),
         "typical_answer_max_s": round(seconds[-1], 3),
     }
-
-
-def plot_sweep(
-    pairs: Sequence[Pair], verifiers: Sequence[Verifier], policy: PolicySettings, target: Path
-) -> None:
-    """False-certification rate against supported recall as tau_entail goes from 0.05 to 0.95."""
-    import matplotlib
-
-    matplotlib.use("Agg")  # no screen: write the file only
-    import matplotlib.pyplot as plt
-
-    thresholds = [round(0.05 * step, 2) for step in range(1, 20)]
-    figure, axes = plt.subplots(figsize=(6, 4.5))
-    for verifier in verifiers:
-        points = threshold_sweep(pairs, verifier, policy, thresholds)
-        axes.plot(*zip(*points, strict=True), marker=".", label=verifier.name)
-        default = points[thresholds.index(policy.tau_entail)]
-        axes.annotate(
-            f"tau {policy.tau_entail}", default, textcoords="offset points", xytext=(6, -10)
-        )
-    axes.axvline(0.05, color="grey", linestyle=":", label="5% false certification")
-    axes.set_xlabel("false-certification rate (contradict + neutral pairs rendered VERIFIED)")
-    axes.set_ylabel("supported recall (entail pairs VERIFIED)")
-    axes.set_title("SciFact claims.train: entail threshold sweep")
-    axes.legend(loc="lower right")
-    figure.tight_layout()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(target, dpi=120)
-    plt.close(figure)
 
 
 if __name__ == "__main__":

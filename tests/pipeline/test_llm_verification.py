@@ -82,20 +82,18 @@ def test_the_llm_judge_decides_every_claim_and_is_named_on_each_verdict(
     # WHEN a question runs through the state machine
     state = receive(QUESTION, deps)
     run = LocalRuntime(deps, sleep=lambda seconds: None).run(state)
-    # THEN the sentence was compiled into two claims, each judged VERIFIED by the named judge
+    # THEN the offline answer's sentence, quoted word for word, is one claim judged whole
+    # (never split into words the document does not have), VERIFIED by the named judge
     assert run.execution.status == "SUCCEEDED"
     claims = run.state.claims
-    assert [c.text for c in claims] == [
-        "Backups of customer data are kept for 35 days.",
-        "They are encrypted at rest.",
-    ]
+    assert [(c.text, c.compiled_by) for c in claims] == [(FACT, "quoted")]
     assert {c.decision.verifier for c in claims if c.decision} == {
         "llm-judge:anthropic:claude-sonnet-5"
     }
     assert all(c.decision and c.decision.state is RenderState.VERIFIED for c in claims)
     # AND the judge saw each claim with its evidence, and the answer reads as the sentence
     judged = [json.dumps(r.body) for r in provider_server.requests]
-    assert any("They are encrypted at rest." in body for body in judged)
+    assert any(FACT in body for body in judged)
     assert run.state.answer == f"{FACT} [C1]"
 
 

@@ -7,7 +7,16 @@ import pytest
 from certiq.config import PolicySettings
 from certiq.errors import CertiqError
 from certiq.models import Claim, Decision, RenderState
-from certiq.trust.claims import RULES, RuleSplitter, compile_claims, covers, strip_hedges
+from certiq.trust.claims import (
+    QUOTED,
+    RULES,
+    RuleSplitter,
+    compile_claims,
+    covers,
+    is_statement,
+    quoted_whole,
+    strip_hedges,
+)
 from certiq.trust.policy import render
 
 SPLITTER = RuleSplitter()
@@ -249,3 +258,48 @@ def test_render_never_shows_a_sentence_its_claims_do_not_cover() -> None:
         "Backups are encrypted. [C1]"
     )
     assert not covers("Backups are encrypted and shipped to Mars.", [claim])
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "2. Accounts and passwords",
+        "Data Retention Policy",
+        "Northwind Analytics Ltd. | Data Retention Policy Internal",
+        "Northwind Analytics Ltd.",
+        "Page 3 of 7",
+        "Backups | 35 days | Operations",
+        "4.2 Deletion from backups",
+    ],
+)
+def test_titles_headings_headers_and_table_rows_are_not_statements(line: str) -> None:
+    assert not is_statement(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Passwords must be at least 14 characters long and must not be reused across services.",
+        "Backups expire after 35 days.",
+        "CCTV footage from the Leeds office is overwritten after 30 days.",
+        "Customer account data is kept for the duration of the contract",  # a bullet, no stop
+        '"Personal data" means any information relating to a person."',
+    ],
+)
+def test_sentences_and_bullets_are_statements(line: str) -> None:
+    assert is_statement(line)
+
+
+def test_a_sentence_quoted_word_for_word_is_judged_whole_with_its_hedge() -> None:
+    # GIVEN an offline answer's sentence quoting its evidence, hedge and all
+    text = "Every incident is given a severity, and the severity may change as more is learned."
+    # WHEN marked against its quote and compiled
+    (claim,) = compile_claims([quoted_whole(sentence(text, "C1"), [text])])
+    # THEN it is one claim in the document's words: never split, never dehedged
+    assert (claim.text, claim.source, claim.hedges, claim.compiled_by) == (text, text, [], QUOTED)
+
+
+def test_a_sentence_that_is_not_its_quote_is_still_split() -> None:
+    draft = sentence("Backups are encrypted and logs are kept for 90 days.", "C1")
+    marked = quoted_whole(draft, ["Backups are encrypted."])
+    assert len(compile_claims([marked])) == 2

@@ -13,6 +13,7 @@ from certiq.config import AnswerSettings
 from certiq.models import ConversationTurn, DraftQuote, DraftSentence, EvidenceSpan
 from certiq.ports import ChatDraft
 from certiq.text import content_terms
+from certiq.trust.claims import is_statement
 
 NEAR_DUPLICATE = 0.7
 
@@ -34,12 +35,15 @@ class ExtractiveAnswerer:
         return ChatDraft(sentences=self.select(question, evidence), answerer=self.name)
 
     def select(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
-        """The best evidence sentences sharing question terms, near-duplicates merged."""
+        """The best evidence sentences sharing question terms, near-duplicates merged; titles,
+        headings and running headers (not statements) are never an answer."""
         query = set(content_terms(question))
         if not query:
             return []
         chosen: list[tuple[EvidenceSpan, set[str]]] = []
         for span in sorted(evidence, key=lambda span: span.score, reverse=True):
+            if not is_statement(span.text):
+                continue
             terms = set(content_terms(span.text))
             if len(terms & query) / len(query) < self._settings.min_overlap:
                 continue

@@ -16,8 +16,10 @@ from pathlib import Path
 
 from certiq.config import PolicySettings
 from certiq.errors import CertiqError
+from certiq.ingestion.sentences import split_sentences
 from certiq.models import Citation, Claim, RenderState
 from certiq.ports import Verifier
+from certiq.trust.claims import compile_claims
 from certiq.trust.policy import decide
 
 LABELS = ("entail", "contradict", "neutral", "not_entail")
@@ -111,7 +113,10 @@ def score_pairs(
 ) -> VerificationReport:
     started = time.perf_counter()
     predicted = [predict(pair, verifier, policy) for pair in pairs]
-    elapsed = time.perf_counter() - started
+    return _report(pairs, predicted, time.perf_counter() - started)
+
+
+def _report(pairs: Sequence[Pair], predicted: Sequence[str], elapsed: float) -> VerificationReport:
     recalls = []
     for label in LABELS:
         mine = [guess for pair, guess in zip(pairs, predicted, strict=True) if pair.label == label]
@@ -138,3 +143,73 @@ def score_pairs(
         ),
         pairs_per_s=len(pairs) / elapsed if elapsed > 0 else 0.0,
     )
+
+
+@dataclass(frozen=True)
+class Variant:
+    """How a claim/evidence pair is put to the policy, for the report's ablations.
+
+    ``minimal_evidence``: each evidence sentence is a citation of its own and the policy keeps
+    the fewest that suffice; off, the whole evidence is one citation. ``normalization``: the
+    claim is split into atomic claims and dehedged as answers are; off, it is judged whole.
+    """
+
+    name: str
+    minimal_evidence: bool
+    normalization: bool
+
+
+VARIANTS = (
+    Variant("as answered (minimal evidence, normalization)", True, True),
+    Variant("without minimal evidence", False, True),
+    Variant("without normalization", True, False),
+    Variant("without either", False, False),
+)
+
+
+@dataclass(frozen=True)
+class AblationReport:
+    variant: str
+    report: VerificationReport
+    evidence_kept: float  # evidence sentences kept per sentence cited, over judged claims
+
+
+def predict_as_answered(
+    pair: Pair, verifier: Verifier, policy: PolicySettings, variant: Variant
+) -> tuple[str, int, int]:
+    """The pair's predicted label, and the evidence sentences kept and cited over its claims.
+
+    A claim split in several is entailed only when every part is VERIFIED and contradicted when
+    any part is BLOCKED: the pair's label is about the whole claim.
+    """
+    if variant.minimal_evidence:
+        quotes = [pair.evidence[start:end] for start, end in split_sentences(pair.evidence)]
+    else:
+        quotes = [pair.evidence]
+    citations = {f"C{n}": quoting(quote, f"C{n}") for n, quote in enumerate(quotes, start=1)}
+    whole = Claim(id="K1", text=pair.claim, citation_ids=list(citations))
+    claims = compile_claims([whole]) if variant.normalization else [whole]
+    states = []
+    kept = 0
+    for claim in claims:
+        decision = decide(claim, citations, verifier, policy)
+        states.append(decision.state)
+        kept += len(decision.evidence)
+    cited = len(citations) * len(claims)
+    if RenderState.BLOCKED in states:
+        return "contradict", kept, cited
+    if states and all(state is RenderState.VERIFIED for state in states):
+        return "entail", kept, cited
+    return "neutral", kept, cited
+
+
+def ablate(
+    pairs: Sequence[Pair], verifier: Verifier, policy: PolicySettings, variant: Variant
+) -> AblationReport:
+    started = time.perf_counter()
+    outcomes = [predict_as_answered(pair, verifier, policy, variant) for pair in pairs]
+    elapsed = time.perf_counter() - started
+    kept = sum(outcome[1] for outcome in outcomes)
+    cited = sum(outcome[2] for outcome in outcomes)
+    report = _report(pairs, [outcome[0] for outcome in outcomes], elapsed)
+    return AblationReport(variant.name, report, kept / cited if cited else 0.0)

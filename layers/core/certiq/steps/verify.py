@@ -1,4 +1,5 @@
-"""Verify claims: the draft's sentences are compiled into atomic claims, a citation counts only if
+"""Verify claims: the draft's sentences are compiled into atomic claims (a sentence quoted word for
+word from its evidence is judged whole), a citation counts only if
 its quote is verbatim in its chunk, and a claim is shown as VERIFIED only if its valid citations
 support it (fail closed)."""
 
@@ -6,7 +7,7 @@ from __future__ import annotations
 
 from certiq.models import QuestionState, QuestionStatus
 from certiq.steps.deps import Deps
-from certiq.trust.claims import compile_claims
+from certiq.trust.claims import compile_claims, quoted_whole
 from certiq.trust.policy import decide, render
 
 
@@ -24,9 +25,16 @@ def verify(state: QuestionState, deps: Deps) -> QuestionState:
     ]
     by_id = {citation.id: citation for citation in citations}
     policy = deps.settings.policy
+    valid_quotes = {cid: citation.quote for cid, citation in by_id.items() if citation.valid}
+    sentences = [
+        quoted_whole(
+            sentence, [valid_quotes[cid] for cid in sentence.citation_ids if cid in valid_quotes]
+        )
+        for sentence in state.claims
+    ]
     claims = [
         claim.model_copy(update={"decision": decide(claim, by_id, deps.verifier, policy)})
-        for claim in compile_claims(state.claims, deps.claim_splitter)
+        for claim in compile_claims(sentences, deps.claim_splitter)
     ]
     return state.model_copy(
         update={

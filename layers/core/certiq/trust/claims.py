@@ -27,6 +27,7 @@ from certiq.ports import ClaimSplitter
 from certiq.text import words
 
 RULES = "rules"
+QUOTED = "quoted"  # a sentence quoted word for word from its evidence: judged whole, as written
 
 # Hedges, longest first so "it seems that" goes before "it seems". Stripped before judging.
 HEDGES: tuple[str, ...] = tuple(
@@ -192,6 +193,29 @@ def _finish(clause: str, end: str) -> str:
     return clause if clause[-1:] in _END else clause + end
 
 
+_CLOSING = "\"')]\u201d\u2019"
+
+
+def is_statement(text: str) -> bool:
+    """Whether a sentence states something a claim can rest on.
+
+    Titles, section headings, running headers, table rows and page numbers do not: they have no
+    verb, or they are short, end without a full stop and capitalise every word. A sentence ends
+    in . ! or ? and has three words or more, and a verb unless it reads like a title; a line
+    without that ending must be a long one with a verb (a bullet point written without its
+    full stop).
+    """
+    tokens = text.split()
+    if len(tokens) < 3:
+        return False
+    letters = [token for token in tokens if token[:1].isalpha()]
+    title_case = bool(letters) and all(token[:1].isupper() for token in letters)
+    has_verb = any(_is_verb(word) for word in words(text))
+    if text.rstrip().rstrip(_CLOSING).endswith(tuple(_END)):
+        return has_verb or not title_case
+    return has_verb and len(tokens) >= 8 and not title_case
+
+
 def strip_hedges(text: str) -> tuple[str, list[str]]:
     """The text without its hedges, and the hedges found (lower-cased, in order)."""
     found = [m.group(1).lower() for m in _HEDGE.finditer(text) if not _is_month(m.group(1))]
@@ -220,8 +244,9 @@ def compile_claims(
     """Atomic claims K1.. from sentence claims, each keeping its sentence's citation ids.
 
     Claims that already carry a source were compiled before and pass through unchanged (the
-    Verify state may run twice). A splitter that fails is replaced by the rules for that
-    sentence, and the claims say why in ``compiled_by``.
+    Verify state may run twice); so does a sentence marked QUOTED (see ``quoted_whole``). A
+    splitter that fails is replaced by the rules for that sentence, and the claims say why in
+    ``compiled_by``.
     """
     rules = RuleSplitter()
     claims: list[Claim] = []
@@ -259,6 +284,16 @@ def compile_claims(
                 )
             )
     return claims
+
+
+def quoted_whole(sentence: Claim, quotes: Sequence[str]) -> Claim:
+    """The sentence marked to be judged whole, as written, when it is one of its quotes word for
+    word: splitting and dehedging the document's own sentence would only judge, and show, words
+    the document does not have ("the severity change as more is learned")."""
+    if sentence.source is None and any(words(quote) == words(sentence.text) for quote in quotes):
+        text = sentence.text.strip()
+        return sentence.model_copy(update={"text": text, "source": text, "compiled_by": QUOTED})
+    return sentence
 
 
 def _split(sentence: str, splitter: ClaimSplitter, rules: RuleSplitter) -> tuple[list[str], str]:
