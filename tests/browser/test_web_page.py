@@ -335,3 +335,61 @@ def test_a_refused_request_asks_the_user_to_sign_in(server: str, browser: Any) -
     page.wait_for_selector("#sign-in-dialog[open]")
     assert "HTTP 401" in page.locator("#sign-in-reason").inner_text()
     page.close()
+
+
+DENIAL = "Backups of customer data are never deleted."
+
+
+def test_a_withheld_statement_is_shown_as_withheld_with_its_reason_and_quote(
+    server: str, browser: Any
+) -> None:
+    # GIVEN the policy indexed, and an API whose answer withheld a statement its source
+    # contradicts (added to the real response: the extractive answerer quotes, so never
+    # drafts one)
+    page = browser.new_page(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    page.set_default_timeout(TIMEOUT_MS)
+
+    def add_withheld(route: Any) -> None:
+        response = route.fetch()
+        view = response.json()
+        if view.get("response") and view["response"]["citations"]:
+            cited = view["response"]["citations"][0]["id"]
+            view["response"]["statements"].append(
+                {
+                    "text": DENIAL,
+                    "state": "BLOCKED",
+                    "shown": False,
+                    "claim_ids": ["K9"],
+                    "citation_ids": [cited],
+                    "reason": "the cited evidence contradicts this claim",
+                }
+            )
+        route.fulfill(response=response, json=view)
+
+    page.route(re.compile(r".*/v1/questions/[^/]+$"), add_withheld)
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready]")
+    page.set_input_files(
+        "#file-input",
+        files=[
+            {"name": FILE_NAME, "mimeType": "application/pdf", "buffer": retention_policy_pdf()}
+        ],
+    )
+    page.wait_for_selector(f'.upload[data-file-name="{FILE_NAME}"][data-status="INDEXED"]')
+    # WHEN the question is asked
+    page.fill("#question", QUESTION)
+    page.press("#question", "Enter")
+    withheld = page.locator(".withheld")
+    withheld.wait_for()
+    # THEN the answer says a statement was withheld and why, without showing it as an answer
+    assert withheld.locator("summary").inner_text() == (
+        "1 statement withheld: its source says otherwise"
+    )
+    assert DENIAL not in page.locator(".answer").inner_text()
+    # AND opening it shows the statement, the reason and the quote that overruled it
+    withheld.locator("summary").click()
+    item = withheld.locator(".withheld-blocked")
+    assert item.locator(".withheld-text").inner_text() == DENIAL
+    assert "contradicts" in item.locator(".withheld-reason").inner_text()
+    assert item.locator(".withheld-quote").first.inner_text() == FACT
+    page.close()

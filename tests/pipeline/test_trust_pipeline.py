@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from certiq.bootstrap import build_deps
+from certiq.cli import _readable
 from certiq.config import Settings
 from certiq.ingestion.service import Upload, ingest
 from certiq.models import (
@@ -55,6 +56,39 @@ def test_a_contradicted_claim_is_blocked_and_absent_from_the_answer(
         c for c in certificate.claims if c.decision and c.decision.state is RenderState.BLOCKED
     ]
     assert [claim.text for claim in blocked] == [DENIAL]
+
+
+def test_a_blocked_statement_is_listed_as_withheld_with_its_reason_and_quote(
+    tmp_path: Path, make_pdf: MakePdf
+) -> None:
+    # GIVEN an indexed policy and a model that contradicts it in its second sentence
+    deps = build_deps(Settings(home=tmp_path / "home"))
+    data = make_pdf([["Retention policy.", FACT]])
+    ingest(
+        Upload(data=data, file_name="policy.pdf", uri="file:///policy.pdf", tenant="default"), deps
+    )
+    deps = dataclasses.replace(deps, chat_model=DenyingModel())
+    # WHEN a question runs through the state machine
+    state = receive("How long are backups of customer data kept?", deps)
+    LocalRuntime(deps).run(state)
+    record = deps.questions.get(state.question_id)
+    assert record is not None and record.response is not None
+    response = record.response
+    # THEN the API's response lists the denial as withheld, with why and what it was judged on
+    (withheld,) = [s for s in response.statements if not s.shown]
+    assert (withheld.text, withheld.state) == (DENIAL, RenderState.BLOCKED)
+    assert withheld.reason.startswith("the cited evidence contradicts this claim")
+    quotes = {c.id: c.quote for c in response.citations}
+    assert [quotes[cid] for cid in withheld.citation_ids] == [FACT]
+    # AND the shown statements join into the answer, the same string the certificate seals
+    shown = [s for s in response.statements if s.shown]
+    assert [s.text for s in shown] == [FACT]
+    certificate = deps.certificates.get(response.certificate_id or "")
+    assert certificate is not None and certificate.answer == response.answer
+    # AND the CLI prints it under its count and reason
+    printed = _readable(response)
+    assert "Withheld: 1 statement withheld: its source says otherwise" in printed
+    assert f"BLOCKED: {DENIAL}" in printed
 
 
 PASSWORDS = "Passwords must be at least 14 characters long and must not be reused across services."

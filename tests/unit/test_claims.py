@@ -17,7 +17,7 @@ from certiq.trust.claims import (
     quoted_whole,
     strip_hedges,
 )
-from certiq.trust.policy import render
+from certiq.trust.policy import render, statements
 
 SPLITTER = RuleSplitter()
 POLICY = PolicySettings()
@@ -219,21 +219,30 @@ def test_render_shows_a_fully_verified_sentence_as_written() -> None:
     )
 
 
-def test_render_shows_claims_apart_when_one_is_blocked() -> None:
+def test_a_sentence_with_a_blocked_claim_is_withheld_whole_and_says_why() -> None:
     # GIVEN a sentence with one verified claim and one contradicted claim
     first, second = compile_claims(
-        [sentence("Backups are encrypted and logs are kept for 90 days.", "C1")]
+        [sentence("Backups are encrypted and logs are kept for 90 days.", "C1", "C2")]
     )
     claims = [
         decided(first, RenderState.VERIFIED, "C1"),
-        decided(second, RenderState.BLOCKED, "C1"),
+        decided(second, RenderState.BLOCKED, "C2"),
     ]
-    # WHEN rendered / THEN only the verified claim shows, on its own
-    assert render(claims, POLICY) == "Backups are encrypted. [C1]"
+    # WHEN rendered / THEN no fragment of it shows, and it is listed as withheld with the
+    # blocked claim's reason and evidence
+    assert render(claims, POLICY) == ""
+    (withheld,) = statements(claims, POLICY)
+    assert (withheld.text, withheld.state, withheld.shown) == (
+        "Backups are encrypted and logs are kept for 90 days.",
+        RenderState.BLOCKED,
+        False,
+    )
+    assert withheld.citation_ids == ["C2"]
+    assert withheld.claim_ids == ["K1", "K2"]
 
 
-def test_render_says_a_hedge_was_stripped_when_a_claim_stands_alone() -> None:
-    # GIVEN a split sentence whose hedged claim is verified and whose other claim is not
+def test_a_partly_unverified_sentence_is_shown_whole_and_marked_in_the_drafts_words() -> None:
+    # GIVEN a split hedged sentence whose hedged claim is verified and whose other claim is not
     first, second = compile_claims(
         [sentence("Backups may be encrypted and logs are kept for 90 days.", "C1")]
     )
@@ -241,10 +250,16 @@ def test_render_says_a_hedge_was_stripped_when_a_claim_stands_alone() -> None:
         decided(first, RenderState.VERIFIED, "C1"),
         decided(second, RenderState.UNVERIFIED),
     ]
-    # WHEN rendered / THEN the verified claim says the draft hedged it; the other is marked
+    # WHEN rendered / THEN the sentence shows as drafted, hedge kept, marked unverified
     assert render(claims, POLICY) == (
-        "Backups be encrypted. [C1] (hedged: may) Logs are kept for 90 days. (unverified)"
+        "Backups may be encrypted and logs are kept for 90 days. [C1] (unverified)"
     )
+    # AND when the policy drops unverified claims it is withheld, not cut down
+    drop = POLICY.model_copy(update={"unverified": "drop"})
+    assert render(claims, drop) == ""
+    assert [(s.shown, s.state) for s in statements(claims, drop)] == [
+        (False, RenderState.UNVERIFIED)
+    ]
 
 
 def test_render_never_shows_a_sentence_its_claims_do_not_cover() -> None:
@@ -253,9 +268,10 @@ def test_render_never_shows_a_sentence_its_claims_do_not_cover() -> None:
         [sentence("Backups are encrypted and shipped to Mars.", "C1")],
         ListSplitter(["Backups are encrypted."]),
     )
-    # WHEN rendered / THEN the claim shows, not the sentence with its unjudged half
+    # WHEN rendered / THEN the sentence shows as drafted but is not VERIFIED: half of it was
+    # never judged, and the judged half is never shown in its place
     assert render([decided(claim, RenderState.VERIFIED, "C1")], POLICY) == (
-        "Backups are encrypted. [C1]"
+        "Backups are encrypted and shipped to Mars. [C1] (unverified)"
     )
     assert not covers("Backups are encrypted and shipped to Mars.", [claim])
 

@@ -20,8 +20,10 @@ from certiq.models import (
     DocumentStatus,
     QAResponse,
     QuestionStatus,
+    RenderState,
     RetrievalMode,
     SourceType,
+    Statement,
 )
 from certiq.questions import receive
 from certiq.runtime.local import LocalRuntime
@@ -178,6 +180,13 @@ def _readable(response: QAResponse) -> str:
             f"Reused: the verified answer to {reused.question!r}, certificate"
             f" {reused.certificate_id} (its documents are unchanged)",
         ]
+    withheld = [statement for statement in response.statements if not statement.shown]
+    if withheld:
+        lines += ["", f"Withheld: {_withheld_summary(withheld)}"]
+        for statement in withheld:
+            cited = "".join(f" [{cid}]" for cid in statement.citation_ids)
+            lines.append(f"  {statement.state.value}: {statement.text}{cited}")
+            lines.append(f"    why: {statement.reason}")
     if response.claims:
         lines += ["", "Claims:"]
         for claim in response.claims:
@@ -206,6 +215,17 @@ def _readable(response: QAResponse) -> str:
             f"Certificate: {response.certificate_id}  (certiq verify {response.certificate_id})",
         ]
     return "\n".join(lines)
+
+
+def _withheld_summary(withheld: list[Statement]) -> str:
+    """The count and why, as the page says it: "1 statement withheld: its source says otherwise"."""
+    one = len(withheld) == 1
+    count = f"{len(withheld)} statement{'' if one else 's'} withheld"
+    if all(statement.state is RenderState.BLOCKED for statement in withheld):
+        return f"{count}: {'its source says' if one else 'their sources say'} otherwise"
+    if all(statement.state is RenderState.UNVERIFIED for statement in withheld):
+        return f"{count}: {'its source does' if one else 'their sources do'} not state it"
+    return f"{count}: their sources say otherwise or do not state them"
 
 
 def _answered_by(response: QAResponse) -> list[str]:

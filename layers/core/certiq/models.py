@@ -270,6 +270,23 @@ class Claim(Contract):
     decision: Decision | None = None
 
 
+class Statement(Contract):
+    """One sentence of the answer as the user meets it: shown whole, in the draft's words, or
+    withheld with the reason. The API, the CLI, the page and the certificate's ``answer`` all
+    come from these; a claim split off for judging is never shown in its place."""
+
+    text: str = Field(description="the draft sentence as written, hedges kept")
+    state: RenderState = Field(
+        description="VERIFIED when every claim of it is; BLOCKED when any is; else UNVERIFIED"
+    )
+    shown: bool = Field(description="false: withheld, listed with its reason and quotes")
+    claim_ids: list[str]
+    citation_ids: list[str] = Field(
+        description="shown: its claims' minimal evidence; withheld: what the deciding claim cited"
+    )
+    reason: str
+
+
 class DraftQuote(Contract):
     """The exact text of one evidence span that a draft sentence rests on."""
 
@@ -496,6 +513,11 @@ class QAResponse(Contract):
     language: str | None
     answer: str = Field(description="rendered: only what the policy allows")
     message: str | None = Field(default=None, description="why there is no answer, when none")
+    statements: list[Statement] = Field(
+        default_factory=list,
+        description="the answer sentence by sentence: `answer` joins the shown ones; the "
+        "withheld ones (blocked, or unverified and dropped) say why",
+    )
     claims: list[Claim]
     citations: list[Citation]
     sources: list[SourceSummary]

@@ -13,7 +13,7 @@ from certiq.models import (
     SourceSummary,
 )
 from certiq.ports import DocumentStore
-from certiq.trust.policy import shown_claims
+from certiq.trust.policy import statements
 
 
 def build_response(
@@ -23,14 +23,19 @@ def build_response(
     policy: PolicySettings,
     message: str | None = None,
 ) -> QAResponse:
-    """Only what the policy lets a user see; sources grouped per file, most relevant first.
+    """Only what the policy lets a user see, and what it withheld and why; sources grouped per
+    file, most relevant first.
 
     A source is a file the shown claims cite: its id, name, source and MIME type, relevance (its
     best excerpt's score) and the excerpts quoted, each with its score, page and chunk index.
     The search metadata (query, modes, chunks searched, threshold) comes with it.
     """
-    claims = shown_claims(state.claims, policy)
+    sentences = statements(state.claims, policy)
+    shown_ids = {cid for s in sentences if s.shown for cid in s.claim_ids}
+    claims = [claim for claim in state.claims if claim.id in shown_ids]
     shown = {cid for claim in claims if claim.decision for cid in claim.decision.evidence}
+    # A withheld statement comes with the quotes it was judged on, so a reader sees why.
+    quoted = shown | {cid for s in sentences if not s.shown for cid in s.citation_ids}
     citations = [citation for citation in state.citations if citation.id in shown]
     spans = {(span.chunk_id, span.start): span for span in state.evidence}
     sources: dict[str, SourceSummary] = {}
@@ -65,8 +70,9 @@ def build_response(
         language=state.shown.language if state.shown else state.language,
         answer=state.shown.answer if state.shown else state.answer,
         message=message,
+        statements=sentences,
         claims=claims,
-        citations=citations,
+        citations=[citation for citation in state.citations if citation.id in quoted],
         sources=sorted(sources.values(), key=lambda source: source.relevance, reverse=True),
         search=state.search,
         reused_from=state.reused_from,

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from itertools import groupby
 
 from certiq.config import PolicySettings
-from certiq.models import Citation, Claim, Decision, RenderState
+from certiq.models import Citation, Claim, Decision, RenderState, Statement
 from certiq.ports import BatchVerifier, Support, Verifier
 from certiq.trust.claims import covers
 
@@ -142,53 +142,74 @@ def _pad(
     return chosen
 
 
-def shown_claims(claims: Sequence[Claim], policy: PolicySettings) -> list[Claim]:
-    """The claims a user may see: verified ones, unverified ones unless dropped, never blocked."""
-    return [
-        claim
-        for claim in claims
-        if claim.decision is not None
-        and (
-            claim.decision.state is RenderState.VERIFIED
-            or (claim.decision.state is RenderState.UNVERIFIED and policy.unverified == "mark")
+def statements(claims: Sequence[Claim], policy: PolicySettings) -> list[Statement]:
+    """The answer sentence by sentence, each shown whole in the draft's words or withheld.
+
+    A sentence is VERIFIED when every claim compiled from it is and together they use every
+    word of it; BLOCKED when any of its claims is; otherwise UNVERIFIED (one claim unsupported,
+    or words no claim judged). VERIFIED sentences are shown, UNVERIFIED ones too when the
+    policy marks them (unverified = mark), BLOCKED ones never: nothing reads stronger than the
+    draft said, no fragment of a sentence stands in for it, and what is withheld says why.
+    """
+    result: list[Statement] = []
+    for source, group in groupby(claims, key=lambda claim: claim.source or claim.text):
+        members = [claim for claim in group if claim.decision is not None]
+        if not members:
+            continue
+        blocked = [c for c in members if c.decision and c.decision.state is RenderState.BLOCKED]
+        unverified = [
+            c for c in members if c.decision and c.decision.state is RenderState.UNVERIFIED
+        ]
+        if blocked:
+            state, deciding = RenderState.BLOCKED, blocked[0]
+        elif unverified:
+            state, deciding = RenderState.UNVERIFIED, unverified[0]
+        elif covers(source, members):
+            state, deciding = RenderState.VERIFIED, members[0]
+        else:
+            state, deciding = RenderState.UNVERIFIED, None
+        shown = state is RenderState.VERIFIED or (
+            state is RenderState.UNVERIFIED and policy.unverified == "mark"
         )
-    ]
+        if deciding is None:
+            reason = "part of this sentence was not judged: its claims leave words of it out"
+        else:
+            assert deciding.decision is not None
+            reason = deciding.decision.reason
+        if shown:
+            cited = [cid for c in members if c.decision for cid in c.decision.evidence]
+        elif deciding is not None and deciding.decision is not None:
+            cited = deciding.decision.evidence or deciding.citation_ids
+        else:
+            cited = [cid for c in members for cid in c.citation_ids]
+        result.append(
+            Statement(
+                text=source,
+                state=state,
+                shown=shown,
+                claim_ids=[claim.id for claim in members],
+                citation_ids=list(dict.fromkeys(cited)),
+                reason=reason,
+            )
+        )
+    return result
+
+
+def shown_claims(claims: Sequence[Claim], policy: PolicySettings) -> list[Claim]:
+    """The claims of the sentences a user may see (see ``statements``)."""
+    shown = {cid for s in statements(claims, policy) if s.shown for cid in s.claim_ids}
+    return [claim for claim in claims if claim.id in shown]
 
 
 def render(claims: Sequence[Claim], policy: PolicySettings) -> str:
-    """The answer as shown, sentence by sentence, with the citations of the minimal evidence.
-
-    A draft sentence is shown as written (hedges included) when its claims together use every
-    word of it and either all are VERIFIED or it is one claim the policy shows (marked when
-    unverified). Otherwise each of its claims the policy shows stands on its own, unverified ones
-    marked, and a claim whose hedge was stripped for judging says so: nothing reads stronger
-    than the draft said, and nothing blocked is ever shown.
-    """
-    shown = {claim.id for claim in shown_claims(claims, policy)}
-    parts: list[str] = []
-    for source, group in groupby(claims, key=lambda claim: claim.source):
-        members = list(group)
-        states = [claim.decision.state for claim in members if claim.decision]
-        whole = (
-            source is not None
-            and all(claim.id in shown for claim in members)
-            and (len(members) == 1 or all(s is RenderState.VERIFIED for s in states))
-            and covers(source, members)
-        )
-        if whole:
-            evidence = [
-                cid for claim in members if claim.decision for cid in claim.decision.evidence
-            ]
-            marker = "" if states[0] is RenderState.VERIFIED else " (unverified)"
-            parts.append(f"{source}{_cite(evidence)}{marker}")
-            continue
-        for claim in members:
-            if claim.id not in shown or claim.decision is None:
-                continue
-            hedged = f" (hedged: {', '.join(claim.hedges)})" if claim.hedges else ""
-            marker = "" if claim.decision.state is RenderState.VERIFIED else " (unverified)"
-            parts.append(f"{claim.text}{_cite(claim.decision.evidence)}{hedged}{marker}")
-    return " ".join(parts)
+    """The answer as shown: the shown statements, each with the citations of its minimal
+    evidence, an unverified one marked."""
+    return " ".join(
+        f"{s.text}{_cite(s.citation_ids)}"
+        + ("" if s.state is RenderState.VERIFIED else " (unverified)")
+        for s in statements(claims, policy)
+        if s.shown
+    )
 
 
 def _cite(citation_ids: Iterable[str]) -> str:

@@ -165,35 +165,65 @@ function renderTurn(turn) {
 }
 
 function renderAnswer(turn, response) {
+  // One rendering: the statements the API returns, each the draft's sentence as written and
+  // sealed in the certificate's answer; never a claim rewritten for judging.
   const byId = new Map((response.citations || []).map((citation) => [citation.id, citation]));
-  const claims = (response.claims || []).filter((claim) => claim.decision && claim.decision.state !== "BLOCKED");
+  const statements = response.statements || [];
+  const shown = statements.filter((statement) => statement.shown);
+  const withheld = statements.filter((statement) => !statement.shown);
   const body = el("p", { class: "answer" });
-  if (claims.length) {
-    claims.forEach((claim, index) => {
-      const state = claim.decision.state === "VERIFIED" ? "verified" : "unverified";
-      const tipId = `tip-${turn.questionId}-${claim.id}`;
+  if (shown.length) {
+    shown.forEach((statement, index) => {
+      const state = statement.state === "VERIFIED" ? "verified" : "unverified";
+      const tipId = `tip-${turn.questionId}-${index}`;
       const label = state === "verified" ? t("verified") : t("unverified");
       body.append(
-        el("span", { class: `claim claim-${state}`, tabindex: "0", "aria-describedby": tipId, dataset: { claim: claim.id } },
-          claim.text,
-          el("span", { class: "claim-tip", role: "tooltip", id: tipId, text: `${label}: ${claim.decision.reason}` })),
+        el("span", { class: `claim claim-${state}`, tabindex: "0", "aria-describedby": tipId, dataset: { claims: statement.claim_ids.join(" ") } },
+          statement.text,
+          el("span", { class: "claim-tip", role: "tooltip", id: tipId, text: `${label}: ${statement.reason}` })),
       );
-      const cited = claim.decision.evidence?.length ? claim.decision.evidence : claim.citation_ids || [];
-      for (const citationId of cited) {
+      for (const citationId of statement.citation_ids) {
         const citation = byId.get(citationId);
         if (citation) body.append(" ", renderChip(turn, citation, response));
       }
-      if (index < claims.length - 1) body.append(" ");
+      if (index < shown.length - 1) body.append(" ");
     });
   } else if (response.answer) {
     body.append(response.answer);
   }
   const parts = [];
-  if (claims.length || response.answer) parts.push(body);
+  if (shown.length || response.answer) parts.push(body);
   if (response.message) parts.push(el("p", { class: "message", text: response.message }));
-  if (!claims.length && !response.answer && !response.message) parts.push(el("p", { class: "message", text: t("noAnswer") }));
+  if (!shown.length && !response.answer && !response.message) parts.push(el("p", { class: "message", text: t("noAnswer") }));
+  if (withheld.length) parts.push(renderWithheld(turn, withheld, byId, response));
   if (response.certificate_id) parts.push(renderCertificate(response.certificate_id));
   return el("div", { class: "answer-block" }, parts);
+}
+
+function withheldSummary(withheld) {
+  const count = withheld.length;
+  if (withheld.every((statement) => statement.state === "BLOCKED")) return t(count === 1 ? "withheldBlockedOne" : "withheldBlocked", { count });
+  if (withheld.every((statement) => statement.state === "UNVERIFIED")) return t(count === 1 ? "withheldUnstatedOne" : "withheldUnstated", { count });
+  return t("withheldMixed", { count });
+}
+
+function renderWithheld(turn, withheld, byId, response) {
+  // Closed by default: the reader sees that something was held back and why, and opens it to
+  // read the statement beside the quote that overruled it.
+  return el("details", { class: "withheld" },
+    el("summary", { text: withheldSummary(withheld) }),
+    el("ul", {}, withheld.map((statement) => {
+      const item = el("li", { class: `withheld-${statement.state.toLowerCase()}` },
+        el("span", { class: "withheld-text", text: statement.text }),
+        el("span", { class: "withheld-reason", text: statement.reason }));
+      for (const citationId of statement.citation_ids) {
+        const citation = byId.get(citationId);
+        if (citation) {
+          item.append(el("blockquote", { class: "withheld-quote", text: citation.quote }), renderChip(turn, citation, response));
+        }
+      }
+      return item;
+    })));
 }
 
 function sourceOf(response, docId) {
