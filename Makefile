@@ -66,6 +66,7 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_verify.py
 	$(BIN)/python scripts/bench_guardrails.py
 	$(BIN)/python scripts/bench_answering.py
+	OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/bench_policyqa.py
 	$(BIN)/python scripts/bench_coldstart.py
 
 # The evaluation report (README, "Evaluation report"): docs/report/README.md and its plots.

@@ -27,6 +27,7 @@ pytestmark = pytest.mark.browser
 CHROMIUM = Path("/usr/bin/chromium")
 FACT = "Backups of customer data are kept for 35 days and then deleted."
 QUESTION = "How long are backups of customer data kept?"
+COPIES = "Copies of these backups of customer data are kept in a second region."
 FILE_NAME = "retention-policy.pdf"
 TIMEOUT_MS = 20_000
 # Pixels a drawn box may differ from the one computed from its Box: rounding at the page's scale.
@@ -49,6 +50,7 @@ def retention_policy_pdf() -> bytes:
                 "Logs of access to systems are kept for one year for audit purposes.",
                 "Data retention applies to every environment, production and staging alike.",
                 FACT,
+                COPIES,
                 "Archived invoices are kept for ten years as the law requires.",
             ],
         ]
@@ -145,18 +147,18 @@ def test_an_answer_opens_its_cited_box_survives_a_reload_and_shows_a_deleted_fil
     chip = page.locator('.chip[data-citation="C1"]').first
     chip.wait_for()
 
-    # THEN the answer shows a verified claim with its reason available on focus
-    claim = page.locator(".claim").first
+    # THEN the answer shows the fact as a verified statement with its reason available on focus
+    claim = page.locator(".claim", has_text=FACT.rstrip("."))
     assert "claim-verified" in (claim.get_attribute("class") or "")
-    assert FACT.rstrip(".") in claim.inner_text()
     claim.focus()
-    assert page.locator(".claim .claim-tip").first.is_visible()
+    assert claim.locator(".claim-tip").is_visible()
 
     # AND the conversation in the URL has the response the page shows
     conversation_id = page.evaluate("new URL(location.href).searchParams.get('c')")
     [question] = get_json(f"{server}/v1/conversations/{conversation_id}")["questions"]
-    citation = next(c for c in question["response"]["citations"] if c["id"] == "C1")
-    assert citation["quote"] == FACT and citation["page"] == 2
+    citation = next(c for c in question["response"]["citations"] if c["quote"] == FACT)
+    assert citation["page"] == 2
+    chip = page.locator(f'.chip[data-citation="{citation["id"]}"]').first
 
     # WHEN the citation chip is activated from the keyboard
     chip.focus()
@@ -180,7 +182,7 @@ def test_an_answer_opens_its_cited_box_survives_a_reload_and_shows_a_deleted_fil
     assert page_image_requests[0].headers["accept"] == "image/png"
     assert (page.locator("#page-image").get_attribute("src") or "").startswith("blob:")
     image = page.locator("#page-image").bounding_box()
-    drawn = page.locator('.page-box-active[data-citation="C1"]')
+    drawn = page.locator(f'.page-box-active[data-citation="{citation["id"]}"]')
     assert drawn.count() == len(citation["boxes"]) >= 1
     for index, box in enumerate(citation["boxes"]):
         actual = drawn.nth(index).bounding_box()
@@ -195,7 +197,7 @@ def test_an_answer_opens_its_cited_box_survives_a_reload_and_shows_a_deleted_fil
     ]
     assert len(same_page) >= 2, "the PDF is written so that two citations share page 2"
     assert page.locator(".page-box").count() == sum(len(c["boxes"]) for c in same_page)
-    for other in same_page[1:]:
+    for other in [c for c in same_page if c["id"] != citation["id"]]:
         boxed = page.locator(f'.page-box[data-citation="{other["id"]}"]')
         assert boxed.count() == len(other["boxes"])
         assert "page-box-active" not in (boxed.first.get_attribute("class") or "")
@@ -224,7 +226,7 @@ def test_an_answer_opens_its_cited_box_survives_a_reload_and_shows_a_deleted_fil
 
     # THEN the same answer is back, with its chips and sources
     assert page.locator(".question-text").first.inner_text() == QUESTION
-    assert FACT.rstrip(".") in page.locator(".claim").first.inner_text()
+    assert page.locator(".claim", has_text=FACT.rstrip(".")).count() == 1
     assert page.locator('.chip[data-citation="C1"]').count() >= 1
     assert page.locator(".source .card-name").first.inner_text() == FILE_NAME
 
@@ -391,5 +393,5 @@ def test_a_withheld_statement_is_shown_as_withheld_with_its_reason_and_quote(
     item = withheld.locator(".withheld-blocked")
     assert item.locator(".withheld-text").inner_text() == DENIAL
     assert "contradicts" in item.locator(".withheld-reason").inner_text()
-    assert item.locator(".withheld-quote").first.inner_text() == FACT
+    assert item.locator(".withheld-quote").first.inner_text() in {FACT, COPIES}
     page.close()

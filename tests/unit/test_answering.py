@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from certiq.answering.citations import assemble
 from certiq.answering.extractive import ExtractiveAnswerer
-from certiq.config import AnswerSettings
+from certiq.config import AnswerSettings, RetrievalSettings
 from certiq.models import DraftSentence, SearchHit
 from certiq.retrieval.spans import select_spans
 from tests.fakes import make_chunk
@@ -35,7 +35,8 @@ def test_spans_rank_the_sentence_that_answers_first_with_its_exact_offsets() -> 
 
 
 def test_spans_leave_out_sentences_sharing_no_term_with_the_question() -> None:
-    texts = {span.text for span in select_spans(QUESTION, hits(), max_spans=10)}
+    weighted = RetrievalSettings(span_scorer="weighted")
+    texts = {span.text for span in select_spans(QUESTION, hits(), max_spans=10, settings=weighted)}
     assert "Visitors sign in at reception" not in texts
     assert "Staff badges expire yearly" not in texts
 

@@ -23,6 +23,9 @@ RETENTION = make_chunk(
     page=3,
 )
 NEAR = (np.ones(16) / 4.0).tolist()
+# The hand-set score, whose formula most tests here pin down; the relevance model's at the end.
+WEIGHTED = RetrievalSettings(span_scorer="weighted")
+MODEL = RetrievalSettings(span_scorer="model")
 
 
 def hits() -> list[SearchHit]:
@@ -35,7 +38,7 @@ def embedder() -> HashingEmbedder:
 
 
 def test_without_an_embedder_only_sentences_sharing_terms_are_kept() -> None:
-    spans = select_spans(QUESTION, hits(), max_spans=10)
+    spans = select_spans(QUESTION, hits(), max_spans=10, settings=WEIGHTED)
     assert [span.text for span in spans] == [ANSWER]
 
 
@@ -45,7 +48,9 @@ def test_a_single_matching_sentence_scores_above_zero() -> None:
     assert BM25Okapi([content_terms(ANSWER)]).get_scores(content_terms(QUESTION))[0] < 0
 
     # WHEN spans are selected
-    [span] = select_spans(QUESTION, [SearchHit(chunk=chunk, score=1.0)], max_spans=5)
+    [span] = select_spans(
+        QUESTION, [SearchHit(chunk=chunk, score=1.0)], max_spans=5, settings=WEIGHTED
+    )
 
     # THEN the sentence is kept, scored positive (Lucene's idf is never negative)
     assert span.text == ANSWER and span.score > 0
@@ -66,7 +71,7 @@ def test_with_an_embedder_a_paraphrase_is_evidence_too() -> None:
     fake = embedder()
 
     # WHEN spans are selected with it
-    spans = select_spans(QUESTION, hits(), max_spans=10, embedder=fake)
+    spans = select_spans(QUESTION, hits(), max_spans=10, embedder=fake, settings=WEIGHTED)
 
     # THEN the paraphrase (no shared word) is kept beside the lexical answer, with its place
     by_text = {span.text: span for span in spans}
@@ -80,12 +85,14 @@ def test_with_an_embedder_a_paraphrase_is_evidence_too() -> None:
 
 def test_scores_combine_normalised_bm25_and_cosine_by_the_weights() -> None:
     # GIVEN only semantic weight: the paraphrase (cosine 1) leads
-    semantic_only = RetrievalSettings(span_bm25_weight=0.0, span_chunk_weight=0.0)
+    semantic_only = RetrievalSettings(
+        span_scorer="weighted", span_bm25_weight=0.0, span_chunk_weight=0.0
+    )
     spans = select_spans(QUESTION, hits(), 10, embedder=embedder(), settings=semantic_only)
     assert spans[0].text == PARAPHRASE and spans[0].score == pytest.approx(1.0)
 
     # AND equal weights: the answer = (1 + cos) / 2, the paraphrase = (0 + 1) / 2
-    equal = RetrievalSettings(span_chunk_weight=0.0)
+    equal = RetrievalSettings(span_scorer="weighted", span_chunk_weight=0.0)
     scored = {
         s.text: s.score
         for s in select_spans(QUESTION, hits(), 10, embedder=embedder(), settings=equal)
@@ -97,18 +104,18 @@ def test_scores_combine_normalised_bm25_and_cosine_by_the_weights() -> None:
 
 def test_a_zero_dense_weight_never_calls_the_embedder() -> None:
     fake = embedder()
-    settings = RetrievalSettings(span_dense_weight=0.0)
+    settings = RetrievalSettings(span_scorer="weighted", span_dense_weight=0.0)
     spans = select_spans(QUESTION, hits(), 10, embedder=fake, settings=settings)
     assert [span.text for span in spans] == [ANSWER] and fake.calls == []
 
 
 def test_the_threshold_drops_weak_spans() -> None:
     # GIVEN spans kept at the default threshold, with an embedder
-    kept = select_spans(QUESTION, hits(), 10, embedder=embedder())
+    kept = select_spans(QUESTION, hits(), 10, embedder=embedder(), settings=WEIGHTED)
     weakest = min(span.score for span in kept)
 
     # WHEN the threshold is raised just above the weakest score
-    settings = RetrievalSettings(span_threshold=weakest + 1e-6)
+    settings = RetrievalSettings(span_scorer="weighted", span_threshold=weakest + 1e-6)
     stricter = select_spans(QUESTION, hits(), 10, embedder=embedder(), settings=settings)
 
     # THEN exactly the spans below it are gone, and every kept score is in [threshold, 1]
@@ -123,8 +130,36 @@ def test_a_better_ranked_chunk_lifts_its_sentence_over_an_equal_one() -> None:
     ranked = [SearchHit(chunk=weak, score=1.0), SearchHit(chunk=strong, score=4.0)]
 
     # WHEN spans are selected
-    spans = select_spans(QUESTION, ranked, max_spans=5)
+    spans = select_spans(QUESTION, ranked, max_spans=5, settings=WEIGHTED)
 
     # THEN the strong chunk's copy leads: score x (1 + 0.5 x 1) / 1.5 vs x (1 + 0.5 x 0.25) / 1.5
     assert [span.doc_id for span in spans] == ["strong", "weak"]
     assert spans[1].score == pytest.approx(spans[0].score * 1.125 / 1.5)
+
+
+def test_the_relevance_model_ranks_the_answering_sentence_first_with_a_probability() -> None:
+    # GIVEN no embedder: the model's lexical weights
+    spans = select_spans(QUESTION, hits(), max_spans=10, settings=MODEL)
+    # THEN the sentence that answers leads, every sentence is scored, and scores are in (0, 1)
+    assert spans[0].text == ANSWER
+    assert len(spans) == 4
+    assert all(0 < span.score < 1 for span in spans)
+    assert spans[0].score > max(span.score for span in spans[1:])
+
+
+def test_vectors_of_another_embedder_are_never_read_by_the_dense_weights() -> None:
+    # GIVEN an embedder the dense weights were not trained on (16 dimensions, not MiniLM's 384)
+    fake = embedder()
+    # WHEN spans are selected THEN the lexical weights score them, the same as with no embedder
+    with_fake = select_spans(QUESTION, hits(), 10, embedder=fake, settings=MODEL)
+    without = select_spans(QUESTION, hits(), 10, settings=MODEL)
+    assert [(s.text, s.score) for s in with_fake] == [(s.text, s.score) for s in without]
+
+
+def test_the_minimum_probability_drops_weak_spans() -> None:
+    kept = select_spans(QUESTION, hits(), 10, settings=MODEL)
+    floor = sorted(span.score for span in kept)[1]
+    settings = RetrievalSettings(span_scorer="model", span_min_probability=floor)
+    assert {s.text for s in select_spans(QUESTION, hits(), 10, settings=settings)} == {
+        s.text for s in kept if s.score >= floor
+    }

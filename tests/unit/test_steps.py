@@ -10,6 +10,7 @@ import pytest
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
 from certiq.models import (
+    AnswerOutcome,
     QuestionState,
     QuestionStatus,
     RenderState,
@@ -389,6 +390,8 @@ def test_persist_without_evidence_completes_with_the_no_answer_message(deps: Dep
     assert record.status is QuestionStatus.COMPLETE
     assert record.response.answer == ""
     assert record.response.message == NO_ANSWER
+    assert record.response.outcome is AnswerOutcome.NOT_STATED
+    assert record.response.related == []  # nothing was found to offer as reading either
     assert record.response.certificate_id is not None
     assert deps.certificates.get(record.response.certificate_id) is not None
 

@@ -165,10 +165,18 @@ def ask_command(
 
 def _readable(response: QAResponse) -> str:
     lines = [f"Question: {response.question}", f"Status:   {response.status.value}"]
+    if response.outcome is not None:
+        lines.append(f"Outcome:  {response.outcome.value}")
     if response.answer:
         lines += ["", "Answer:", f"  {response.answer}"]
     if response.message:
         lines += ["", f"Note: {response.message}"]
+    if response.related:
+        lines += ["", "Related reading (not an answer: these passages do not state it):"]
+        lines += [
+            f'  {passage.file_name}, page {passage.page}: "{passage.text}"'
+            for passage in response.related
+        ]
     if response.search is not None and response.search.note:
         lines += ["", f"Search: {response.search.note}"]
     if response.search is not None and response.search.original_query is not None:

@@ -102,8 +102,22 @@ class RetrievalSettings(Group):
     bm25_weight: float = Field(default=1.0, ge=0)
     dense_weight: float = Field(default=1.0, ge=0)
     max_spans: int = Field(default=12, ge=1, le=50, description="sentences kept as evidence")
+    span_scorer: Literal["weighted", "model"] = Field(
+        default="weighted",
+        description="weighted: the hand-set mix of the span_*_weight settings; model: certiq's "
+        "experimental relevance model (the probability that a sentence holds the answer; it "
+        "learned PolicyQA's bias for long sentences, see relevance_model.md)",
+    )
+    span_model_path: Path | None = Field(
+        default=None,
+        description="model: relevance weights to use (scripts/train_relevance.py writes them); "
+        "None: certiq's own, shipped",
+    )
+    span_min_probability: float = Field(
+        default=0.0, ge=0, le=1, description="model: minimum probability kept as evidence"
+    )
     span_threshold: float = Field(
-        default=0.1, ge=0, le=1, description="minimum span score (0..1) kept as evidence"
+        default=0.1, ge=0, le=1, description="weighted: minimum span score (0..1) kept as evidence"
     )
     span_bm25_weight: float = Field(default=1.0, ge=0, description="sentence BM25 vs question")
     span_dense_weight: float = Field(
@@ -184,7 +198,24 @@ class AnswerSettings(Group):
     )
     max_sentences: int = Field(default=3, ge=1, le=20)
     min_overlap: float = Field(
-        default=0.2, ge=0, le=1, description="share of question terms a cited sentence must hold"
+        default=0.2,
+        ge=0,
+        le=1,
+        description="share of question terms a cited sentence must hold",
+    )
+    min_relevance: float = Field(
+        default=0.0,
+        ge=0,
+        le=1,
+        description="the offline answer abstains when no sentence scores this much (with "
+        "span_scorer=model a probability: 0.01 was chosen on held-out PolicyQA policies)",
+    )
+    keep_ratio: float = Field(
+        default=0.6,
+        ge=0,
+        le=1,
+        description="after the best sentence, the offline answer adds the next ones only while "
+        "each scores this share of the best: it stops once the question is answered",
     )
 
     @field_validator("providers")

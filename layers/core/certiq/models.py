@@ -485,6 +485,23 @@ class QuestionState(Contract):
     error: StepError | None = None
 
 
+class AnswerOutcome(StrEnum):
+    """What a COMPLETE answer amounts to, for the API, the CLI and the page alike."""
+
+    ANSWERED = "ANSWERED"  # at least one statement is shown
+    NOT_STATED = "NOT_STATED"  # nothing in the documents states what was asked
+
+
+class RelatedPassage(Contract):
+    """A passage close to a question the documents do not answer: reading, not a claim."""
+
+    doc_id: str
+    file_name: str
+    page: int = Field(ge=1)
+    text: str
+    score: float
+
+
 class Excerpt(Contract):
     text: str
     page: int = Field(ge=1)
@@ -513,6 +530,15 @@ class QAResponse(Contract):
     language: str | None
     answer: str = Field(description="rendered: only what the policy allows")
     message: str | None = Field(default=None, description="why there is no answer, when none")
+    outcome: AnswerOutcome | None = Field(
+        default=None,
+        description="COMPLETE answers: ANSWERED, or NOT_STATED (the documents do not state it; "
+        "`related` offers the closest passages); None for other statuses",
+    )
+    related: list[RelatedPassage] = Field(
+        default_factory=list,
+        description="NOT_STATED: the closest passages found, offered as reading, never as claims",
+    )
     statements: list[Statement] = Field(
         default_factory=list,
         description="the answer sentence by sentence: `answer` joins the shown ones; the "

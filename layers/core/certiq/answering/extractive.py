@@ -35,15 +35,22 @@ class ExtractiveAnswerer:
         return ChatDraft(sentences=self.select(question, evidence), answerer=self.name)
 
     def select(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
-        """The best evidence sentences sharing question terms, near-duplicates merged; titles,
-        headings and running headers (not statements) are never an answer."""
+        """The best evidence sentences sharing question terms, most relevant first: the best one
+        when it scores min_relevance, then the next while each scores keep_ratio of the best
+        (the question is answered; more would be padding), near-duplicates merged. Titles,
+        headings and running headers (not statements) are never an answer. None: abstain."""
         query = set(content_terms(question))
         if not query:
             return []
+        statements = [span for span in evidence if is_statement(span.text)]
+        ranked = sorted(statements, key=lambda span: span.score, reverse=True)
+        if not ranked or ranked[0].score < self._settings.min_relevance:
+            return []
+        floor = max(self._settings.min_relevance, self._settings.keep_ratio * ranked[0].score)
         chosen: list[tuple[EvidenceSpan, set[str]]] = []
-        for span in sorted(evidence, key=lambda span: span.score, reverse=True):
-            if not is_statement(span.text):
-                continue
+        for span in ranked:
+            if span.score < floor:
+                break
             terms = set(content_terms(span.text))
             if len(terms & query) / len(query) < self._settings.min_overlap:
                 continue

@@ -31,6 +31,7 @@ from rank_bm25 import BM25Okapi  # type: ignore[import-untyped]
 from certiq.config import RetrievalSettings
 from certiq.models import Chunk, EvidenceSpan, SearchHit, Sentence
 from certiq.ports import Embedder
+from certiq.retrieval.relevance import SHIPPED_MODEL, Candidates, shipped_model
 from certiq.text import content_terms
 
 K1 = 1.2
@@ -73,16 +74,53 @@ def lexical_scores(query: Sequence[str], documents: Sequence[Sequence[str]]) -> 
     return scores
 
 
-def semantic_scores(
+def unit_vectors(
     question: str, sentences: Sequence[str], embedder: Embedder
-) -> NDArray[np.float64]:
-    """Cosine of each sentence with the question, negatives as 0; one call to the embedder."""
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The question's and the sentences' vectors, normalised; one call to the embedder."""
     vectors = np.asarray(embedder.embed([question, *sentences]), dtype=np.float64)
     norms = np.linalg.norm(vectors, axis=1)
     norms[norms == 0] = 1.0
     vectors = vectors / norms[:, None]
-    cosine: NDArray[np.float64] = np.clip(vectors[1:] @ vectors[0], 0.0, 1.0)
-    return cosine
+    return vectors[0], vectors[1:]
+
+
+def candidate_set(
+    question: str,
+    hits: Sequence[SearchHit],
+    embedder: Embedder | None,
+    settings: RetrievalSettings,
+) -> tuple[list[_Candidate], Candidates] | None:
+    """Every sentence of the hits, with what relevance is judged on; None: nothing to judge."""
+    query = content_terms(question)
+    if not hits or (not query and embedder is None):
+        return None
+    candidates = _candidates(hits)
+    if not candidates:
+        return None
+    texts = [_sentence(candidate).text for candidate in candidates]
+    question_vector = sentence_vectors = semantic = None
+    if embedder is not None and settings.span_dense_weight > 0:
+        question_vector, sentence_vectors = unit_vectors(question, texts, embedder)
+        semantic = np.clip(sentence_vectors @ question_vector, 0.0, 1.0)
+    best_chunk = max(hit.score for hit in hits)
+    chunk = np.array(
+        [
+            max(candidate.hit.score, 0.0) / best_chunk if best_chunk > 0 else 0.0
+            for candidate in candidates
+        ],
+        dtype=np.float64,
+    )
+    return candidates, Candidates(
+        texts=texts,
+        terms=[candidate.terms for candidate in candidates],
+        question_terms=query,
+        lexical=lexical_scores(query, [candidate.terms for candidate in candidates]),
+        semantic=semantic,
+        chunk=chunk,
+        question_vector=question_vector,
+        sentence_vectors=sentence_vectors,
+    )
 
 
 def select_spans(
@@ -94,34 +132,45 @@ def select_spans(
     settings: RetrievalSettings | None = None,
 ) -> list[EvidenceSpan]:
     settings = settings or RetrievalSettings()
-    query = content_terms(question)
-    if not hits or (not query and embedder is None):
+    found = candidate_set(question, hits, embedder, settings)
+    if found is None:
         return []
-    candidates = _candidates(hits)
-    if not candidates:
-        return []
-
-    relevance = lexical_scores(query, [candidate.terms for candidate in candidates])
-    if embedder is not None and settings.span_dense_weight > 0:
-        semantic = semantic_scores(question, [_sentence(c).text for c in candidates], embedder)
-        lexical_weight, dense_weight = settings.span_bm25_weight, settings.span_dense_weight
-        relevance = (lexical_weight * relevance + dense_weight * semantic) / (
-            lexical_weight + dense_weight
-        )
-
-    best_chunk = max(hit.score for hit in hits)
-    chunk_weight = settings.span_chunk_weight
-    scored: list[tuple[float, _Candidate]] = []
-    for candidate, value in zip(candidates, relevance.tolist(), strict=True):
-        chunk = max(candidate.hit.score, 0.0) / best_chunk if best_chunk > 0 else 0.0
-        score = value * (1 + chunk_weight * chunk) / (1 + chunk_weight)
-        if score > 0 and score >= settings.span_threshold:
-            scored.append((score, candidate))
+    candidates, data = found
+    vectors_of = embedder.name if embedder is not None and data.semantic is not None else None
+    model = (
+        shipped_model(vectors_of, settings.span_model_path or SHIPPED_MODEL)
+        if settings.span_scorer == "model"
+        else None
+    )
+    if model is not None:
+        scores = model.probabilities(data).tolist()
+        threshold = settings.span_min_probability
+    else:
+        scores = weighted_scores(data, settings).tolist()
+        threshold = settings.span_threshold
+    scored = [
+        (score, candidate)
+        for score, candidate in zip(scores, candidates, strict=True)
+        if score > 0 and score >= threshold
+    ]
     scored.sort(key=lambda item: item[0], reverse=True)  # stable: ties keep retrieval order
     return [
         sentence_span(candidate.hit.chunk, candidate.index, score, candidate.hit.score)
         for score, candidate in scored[:max_spans]
     ]
+
+
+def weighted_scores(data: Candidates, settings: RetrievalSettings) -> NDArray[np.float64]:
+    """The hand-set score: weighted mean of BM25 and cosine, lifted by the chunk's rank."""
+    relevance = data.lexical
+    if data.semantic is not None:
+        lexical_weight, dense_weight = settings.span_bm25_weight, settings.span_dense_weight
+        relevance = (lexical_weight * relevance + dense_weight * data.semantic) / (
+            lexical_weight + dense_weight
+        )
+    chunk_weight = settings.span_chunk_weight
+    result: NDArray[np.float64] = relevance * (1 + chunk_weight * data.chunk) / (1 + chunk_weight)
+    return result
 
 
 def _candidates(hits: Sequence[SearchHit]) -> list[_Candidate]:

@@ -9,7 +9,7 @@ from certiq.steps.find_verified_answer import remember_verified_answer
 from certiq.steps.response import build_response, shown_question
 from certiq.trust.certificate import seal_and_sign
 
-NO_ANSWER = "No passage in the indexed documents answers this question."
+NO_ANSWER = "The documents do not state the answer to this question."
 
 
 def persist(state: QuestionState, deps: Deps) -> QuestionState:

@@ -5,15 +5,19 @@ from __future__ import annotations
 from certiq.config import PolicySettings
 from certiq.guardrails.pii import redact
 from certiq.models import (
+    AnswerOutcome,
     DocumentStatus,
     Excerpt,
     QAResponse,
     QuestionState,
     QuestionStatus,
+    RelatedPassage,
     SourceSummary,
 )
 from certiq.ports import DocumentStore
 from certiq.trust.policy import statements
+
+RELATED_PASSAGES = 3  # offered when the documents do not state the answer
 
 
 def build_response(
@@ -63,6 +67,21 @@ def build_response(
                 score=citation.score,
             )
         )
+    outcome = None
+    related: list[RelatedPassage] = []
+    if status is QuestionStatus.COMPLETE:
+        outcome = AnswerOutcome.ANSWERED if shown_ids else AnswerOutcome.NOT_STATED
+    if outcome is AnswerOutcome.NOT_STATED:
+        related = [
+            RelatedPassage(
+                doc_id=span.doc_id,
+                file_name=span.file_name,
+                page=span.page,
+                text=span.text,
+                score=span.score,
+            )
+            for span in state.evidence[:RELATED_PASSAGES]
+        ]
     return QAResponse(
         question_id=state.question_id,
         status=status,
@@ -70,6 +89,8 @@ def build_response(
         language=state.shown.language if state.shown else state.language,
         answer=state.shown.answer if state.shown else state.answer,
         message=message,
+        outcome=outcome,
+        related=related,
         statements=sentences,
         claims=claims,
         citations=[citation for citation in state.citations if citation.id in quoted],

@@ -195,9 +195,20 @@ function renderAnswer(turn, response) {
   if (shown.length || response.answer) parts.push(body);
   if (response.message) parts.push(el("p", { class: "message", text: response.message }));
   if (!shown.length && !response.answer && !response.message) parts.push(el("p", { class: "message", text: t("noAnswer") }));
+  if (response.related?.length) parts.push(renderRelated(response.related));
   if (withheld.length) parts.push(renderWithheld(turn, withheld, byId, response));
   if (response.certificate_id) parts.push(renderCertificate(response.certificate_id));
   return el("div", { class: "answer-block" }, parts);
+}
+
+function renderRelated(related) {
+  // Reading offered beside "the documents do not state...": passages, never claims or chips.
+  return el("div", { class: "related", dataset: { outcome: "NOT_STATED" } },
+    el("p", { class: "related-title", text: t("relatedReading") }),
+    el("ul", {}, related.map((passage) =>
+      el("li", {},
+        el("span", { class: "related-where", text: `${passage.file_name}, ${t("page", { n: passage.page })}` }),
+        el("span", { class: "related-text", text: passage.text })))));
 }
 
 function withheldSummary(withheld) {

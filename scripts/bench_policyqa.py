@@ -1,0 +1,188 @@
+"""Benchmark: does what an answer shows hold the span a reader needed? PolicyQA dev, end to end.
+
+Each of the 20 privacy policies is laid out as a PDF (its title, then one paragraph per segment),
+ingested through the real pipeline into a collection of its own, and every question is asked
+within its policy's collection through the answer state machine. A question counts as answered
+when its gold span (whitespace and case aside) lies within the statements the answer shows.
+Also printed: how many sentences answers show, how often the answerer abstains, and how often
+the gold span was among the evidence sentences the answerer could choose from (the ceiling).
+
+    .venv/bin/python scripts/bench_policyqa.py [--per-policy N] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
+
+from certiq.bootstrap import build_deps
+from certiq.config import Settings
+from certiq.ingestion.service import Upload, ingest
+from certiq.questions import receive
+from certiq.runtime.local import LocalRuntime
+from certiq.steps.deps import Deps
+
+ROOT = Path(__file__).resolve().parents[1]
+POLICYQA = ROOT.parent / "shared" / "data" / "policyqa" / "dev.json"
+
+
+@dataclass(frozen=True)
+class Question:
+    policy: str
+    question: str
+    span: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    policy: str
+    question: str
+    span: str
+    answered: bool  # the gold span is within what is shown
+    available: bool  # the gold span is within one of the evidence sentences
+    shown: int  # statements shown
+    abstained: bool
+    seconds: float
+
+
+def read_policies(path: Path) -> dict[str, list[dict[str, Any]]]:
+    data = json.loads(path.read_text(encoding="utf-8"))["data"]
+    return {policy["title"]: policy["paragraphs"] for policy in data}
+
+
+def questions_of(policies: dict[str, list[dict[str, Any]]]) -> list[Question]:
+    return [
+        Question(title, qa["question"], qa["answers"][0]["text"])
+        for title, paragraphs in policies.items()
+        for paragraph in paragraphs
+        for qa in paragraph["qas"]
+    ]
+
+
+def policy_pdf(title: str, paragraphs: list[dict[str, Any]]) -> bytes:
+    """The policy as a reader would get it: the title, then each segment as a paragraph."""
+    styles = getSampleStyleSheet()
+    flow: list[Any] = [Paragraph(escape(f"{title} privacy policy"), styles["Title"])]
+    for paragraph in paragraphs:
+        flow += [Paragraph(escape(paragraph["context"]), styles["BodyText"]), Spacer(1, 6)]
+    output = io.BytesIO()
+    SimpleDocTemplate(output, pagesize=A4, invariant=True, title=title).build(flow)
+    return output.getvalue()
+
+
+def collection_name(title: str) -> str:
+    return re.sub(r"[^a-z0-9-]+", "-", title.lower()).strip("-")
+
+
+def normalised(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def ingest_policies(policies: dict[str, list[dict[str, Any]]], deps: Deps) -> None:
+    for title, paragraphs in policies.items():
+        record = ingest(
+            Upload(
+                data=policy_pdf(title, paragraphs),
+                file_name=f"{collection_name(title)}.pdf",
+                uri=f"file:///{collection_name(title)}.pdf",
+                tenant="default",
+                collection=collection_name(title),
+            ),
+            deps,
+        )
+        print(f"  {title}: {record.status.value}", file=sys.stderr)
+
+
+def ask(question: Question, deps: Deps) -> Outcome:
+    started = time.perf_counter()
+    state = receive(question.question, deps, collection=collection_name(question.policy))
+    run = LocalRuntime(deps).run(state)
+    seconds = time.perf_counter() - started
+    record = deps.questions.get(state.question_id)
+    response = record.response if record is not None else None
+    span = normalised(question.span)
+    statements = [s for s in response.statements if s.shown] if response else []
+    shown = normalised(" ".join(s.text for s in statements))
+    evidence = [normalised(e.text) for e in run.state.evidence]
+    return Outcome(
+        policy=question.policy,
+        question=question.question,
+        span=question.span,
+        answered=bool(span) and span in shown,
+        available=any(span in sentence for sentence in evidence),
+        shown=len(statements),
+        abstained=not statements,
+        seconds=seconds,
+    )
+
+
+def summary(outcomes: list[Outcome]) -> dict[str, float]:
+    count = len(outcomes)
+    return {
+        "questions": count,
+        "answered": round(sum(o.answered for o in outcomes) / count, 4),
+        "available": round(sum(o.available for o in outcomes) / count, 4),
+        "shown_mean": round(statistics.mean(o.shown for o in outcomes), 2),
+        "abstained": round(sum(o.abstained for o in outcomes) / count, 4),
+        "seconds_p50": round(statistics.median(o.seconds for o in outcomes), 3),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data", type=Path, default=POLICYQA)
+    parser.add_argument("--per-policy", type=int, default=0, help="0: every question")
+    parser.add_argument("--out", type=Path, default=None, help="write each outcome (JSON lines)")
+    args = parser.parse_args()
+    policies = read_policies(args.data)
+    questions = questions_of(policies)
+    if args.per_policy:
+        by_policy: dict[str, list[Question]] = defaultdict(list)
+        for question in questions:
+            by_policy[question.policy].append(question)
+        rng = random.Random(14)
+        questions = [
+            q
+            for group in by_policy.values()
+            for q in rng.sample(group, min(args.per_policy, len(group)))
+        ]
+    with tempfile.TemporaryDirectory() as home:
+        settings = Settings()
+        settings = settings.model_copy(
+            update={
+                "home": Path(home),
+                "reuse": settings.reuse.model_copy(update={"enabled": False}),
+            }
+        )
+        deps = build_deps(settings)
+        ingest_policies(policies, deps)
+        outcomes = []
+        for number, question in enumerate(questions, start=1):
+            outcomes.append(ask(question, deps))
+            if number % 100 == 0:
+                print(f"  asked {number}: {summary(outcomes)}", file=sys.stderr)
+    if args.out:
+        args.out.write_text(
+            "".join(json.dumps(asdict(o)) + "\n" for o in outcomes), encoding="utf-8"
+        )
+    print(json.dumps({"answerer": deps.chat_model.name, **summary(outcomes)}))
+
+
+if __name__ == "__main__":
+    main()
