@@ -373,7 +373,9 @@ def certificate_section(out: Path) -> str:
     return f"""## 4. Certificate completeness and evidence compression
 
 The demo's documents (`make demo`), asked {len(results)} questions a user would ask (the last
-two are not answered by them), answer reuse off.
+two are not answered by them: any statement shown for them is the gap in abstention the README
+names), answer reuse off. Offline answers quote one sentence per citation, so their evidence is
+all of what they cite.
 
 - Certificates that check (seal and signature): **{checks}/{len(results)}**.
 - Shown claims sealed complete (decision, verifier, scores, reason, and evidence citations with
