@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_retrieval import SCIFACT, certiq_eval
+from verifier_data import REAL_SOURCES as PAIRS
 
 from certiq.adapters.local.nli import NliVerifier
 from certiq.bootstrap import build_deps, build_verifier
@@ -49,12 +50,6 @@ from certiq.trust.policy import shown_claims
 from certiq.trust.verifier import LexicalVerifier
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
-PAIRS = {
-    "scifact": DATA / "scifact" / "claims.train.jsonl",
-    "healthver": DATA / "verification" / "healthver_dev.jsonl",
-    "fever": DATA / "verification" / "fever_rte_dev.jsonl",
-}
 TITLES = {
     "scifact": "SciFact claims.train",
     "healthver": "HealthVer dev",
