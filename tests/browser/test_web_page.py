@@ -98,6 +98,17 @@ def browser() -> Iterator[Any]:
             launched.close()
 
 
+def upload_retention_policy(page: Any) -> None:
+    """Uploads the policy through the page's file input and waits until it is indexed."""
+    page.set_input_files(
+        "#file-input",
+        files=[
+            {"name": FILE_NAME, "mimeType": "application/pdf", "buffer": retention_policy_pdf()}
+        ],
+    )
+    page.wait_for_selector(f'.upload[data-file-name="{FILE_NAME}"][data-status="INDEXED"]')
+
+
 def get_json(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=10) as response:
         return json.loads(response.read())
@@ -133,13 +144,7 @@ def test_an_answer_opens_its_cited_box_survives_a_reload_and_shows_a_deleted_fil
     page.wait_for_selector("body[data-ready]")
 
     # GIVEN a PDF uploaded through the page, followed until it is indexed
-    page.set_input_files(
-        "#file-input",
-        files=[
-            {"name": FILE_NAME, "mimeType": "application/pdf", "buffer": retention_policy_pdf()}
-        ],
-    )
-    page.wait_for_selector(f'.upload[data-file-name="{FILE_NAME}"][data-status="INDEXED"]')
+    upload_retention_policy(page)
 
     # WHEN a question is typed and sent with the keyboard
     page.fill("#question", QUESTION)
@@ -371,13 +376,7 @@ def test_a_withheld_statement_is_shown_as_withheld_with_its_reason_and_quote(
     page.route(re.compile(r".*/v1/questions/[^/]+$"), add_withheld)
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready]")
-    page.set_input_files(
-        "#file-input",
-        files=[
-            {"name": FILE_NAME, "mimeType": "application/pdf", "buffer": retention_policy_pdf()}
-        ],
-    )
-    page.wait_for_selector(f'.upload[data-file-name="{FILE_NAME}"][data-status="INDEXED"]')
+    upload_retention_policy(page)
     # WHEN the question is asked
     page.fill("#question", QUESTION)
     page.press("#question", "Enter")

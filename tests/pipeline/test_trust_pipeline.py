@@ -17,6 +17,7 @@ from certiq.models import (
 )
 from certiq.questions import receive
 from certiq.runtime.local import LocalRuntime
+from certiq.steps.deps import Deps
 from certiq.trust.certificate import check
 from tests.conftest import MakePdf
 from tests.fakes import DENIAL, DenyingModel
@@ -26,16 +27,21 @@ pytestmark = pytest.mark.pipeline
 FACT = "Backups of customer data are kept for 35 days."
 
 
-def test_a_contradicted_claim_is_blocked_and_absent_from_the_answer(
-    tmp_path: Path, make_pdf: MakePdf
-) -> None:
-    # GIVEN an indexed policy and a model that contradicts it in its second sentence
+def contradicted_policy(tmp_path: Path, make_pdf: MakePdf) -> Deps:
+    """A policy stating FACT, indexed, and a chat model that drafts FACT then its DENIAL."""
     deps = build_deps(Settings(home=tmp_path / "home"))
     data = make_pdf([["Retention policy.", FACT]])
     ingest(
         Upload(data=data, file_name="policy.pdf", uri="file:///policy.pdf", tenant="default"), deps
     )
-    deps = dataclasses.replace(deps, chat_model=DenyingModel())
+    return dataclasses.replace(deps, chat_model=DenyingModel())
+
+
+def test_a_contradicted_claim_is_blocked_and_absent_from_the_answer(
+    tmp_path: Path, make_pdf: MakePdf
+) -> None:
+    # GIVEN an indexed policy and a model that contradicts it in its second sentence
+    deps = contradicted_policy(tmp_path, make_pdf)
     # WHEN a question runs through the state machine
     state = receive("How long are backups of customer data kept?", deps)
     run = LocalRuntime(deps).run(state)
@@ -62,12 +68,7 @@ def test_a_blocked_statement_is_listed_as_withheld_with_its_reason_and_quote(
     tmp_path: Path, make_pdf: MakePdf
 ) -> None:
     # GIVEN an indexed policy and a model that contradicts it in its second sentence
-    deps = build_deps(Settings(home=tmp_path / "home"))
-    data = make_pdf([["Retention policy.", FACT]])
-    ingest(
-        Upload(data=data, file_name="policy.pdf", uri="file:///policy.pdf", tenant="default"), deps
-    )
-    deps = dataclasses.replace(deps, chat_model=DenyingModel())
+    deps = contradicted_policy(tmp_path, make_pdf)
     # WHEN a question runs through the state machine
     state = receive("How long are backups of customer data kept?", deps)
     LocalRuntime(deps).run(state)

@@ -1,20 +1,22 @@
 """Evidence span selection: the sentences of the retrieved chunks that best match the question.
 
 Each candidate sentence (every sentence of every retrieved chunk, repeats from overlapping
-chunks counted once) gets a score in [0, 1]:
+chunks counted once) is described by what ``candidate_set`` computes:
 
 - lexical: BM25 of the question's content terms (certiq.text.content_terms) over the candidate
   sentences themselves (rank-bm25's BM25Okapi), divided by the best sentence's, so the best
   lexical match is 1;
 - semantic, when there is an embedder: the cosine of sentence and question, below 0 taken as 0.
   The question and all candidate sentences are embedded in one call;
-- relevance = the weighted mean of the two (``span_bm25_weight``, ``span_dense_weight``);
-- score = relevance x (1 + w x chunk) / (1 + w), where chunk is the chunk's retrieval score over
-  the best chunk's and w is ``span_chunk_weight``: a strong sentence in a weak chunk can still
-  win, and between equals the better chunk's sentence does.
+- chunk: the chunk's retrieval score over the best chunk's.
 
-Sentences scoring below ``span_threshold`` (or 0) are dropped; the best ``max_spans`` are kept,
-each with its page, boxes and offsets in its chunk, which is what the answer step cites.
+``span_scorer`` weighted (the default) scores each in [0, 1]: relevance = the weighted mean of
+lexical and semantic (``span_bm25_weight``, ``span_dense_weight``), times (1 + w x chunk) /
+(1 + w) with w ``span_chunk_weight``, so a strong sentence in a weak chunk can still win and
+between equals the better chunk's sentence does; below ``span_threshold`` it is dropped.
+``span_scorer`` model scores it with certiq's relevance model (certiq.retrieval.relevance), a
+probability, dropped below ``span_min_probability``. The best ``max_spans`` are kept, each with
+its page, boxes and offsets in its chunk, which is what the answer step cites.
 """
 
 from __future__ import annotations
