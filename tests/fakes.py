@@ -287,7 +287,7 @@ def make_certificate(
         field_digests={"question": "1" * 64, "answer": "2" * 64},
         seal="d" * 64,
         signature="c2lnbmF0dXJl",
-        signing_key_id="local:0123456789abcdef",
+        signing_key_id="local-ed25519:0123456789abcdef",
     )
 
 

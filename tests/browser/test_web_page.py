@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 import urllib.request
@@ -29,6 +30,7 @@ FACT = "Backups of customer data are kept for 35 days and then deleted."
 QUESTION = "How long are backups of customer data kept?"
 COPIES = "Copies of these backups of customer data are kept in a second region."
 FILE_NAME = "retention-policy.pdf"
+EDITED = "Backups of customer data are kept for ten years."
 TIMEOUT_MS = 20_000
 # Pixels a drawn box may differ from the one computed from its Box: rounding at the page's scale.
 TOLERANCE_PX = 1.5
@@ -58,9 +60,14 @@ def retention_policy_pdf() -> bytes:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("certiq-home")
+
+
+@pytest.fixture(scope="module")
+def server(server_home: Path) -> Iterator[str]:
     """`certiq serve` on a free port of 127.0.0.1 over an empty CERTIQ_HOME; yields its URL."""
-    home = tmp_path_factory.mktemp("certiq-home")
+    home = server_home
     env = {
         **os.environ,
         "CERTIQ_HOME": str(home),
@@ -266,8 +273,19 @@ def test_the_page_switches_to_french_labels(server: str, browser: Any) -> None:
     # THEN its labels are French, and the toggle switches them to English
     assert page.locator("#ask-button").inner_text() == "Demander"
     assert page.evaluate("document.documentElement.lang") == "fr"
+    # AND, offline (no translation model, English documents), it suggests no French question:
+    # it asks for English and says why
+    placeholder = page.locator("#question").get_attribute("placeholder") or ""
+    assert placeholder == (
+        "Posez la question en anglais, la langue des documents : How long are backups kept?"
+    )
+    hint = page.locator("#translation-hint")
+    assert hint.is_visible() and "Aucun modèle de traduction" in hint.inner_text()
     page.click("#language-toggle")
     assert page.locator("#ask-button").inner_text() == "Ask"
+    # AND in English, the documents' language, the hint is gone
+    assert not page.locator("#translation-hint").is_visible()
+    assert page.locator("#question").get_attribute("placeholder") == "How long are backups kept?"
     page.close()
 
 
@@ -393,4 +411,50 @@ def test_a_withheld_statement_is_shown_as_withheld_with_its_reason_and_quote(
     assert item.locator(".withheld-text").inner_text() == DENIAL
     assert "contradicts" in item.locator(".withheld-reason").inner_text()
     assert item.locator(".withheld-quote").first.inner_text() in {FACT, COPIES}
+    page.close()
+
+
+def test_the_badge_fails_when_the_answer_shown_is_not_the_one_certified(
+    server: str, server_home: Path, browser: Any
+) -> None:
+    # GIVEN an answer on the page whose badge checked it against its certificate
+    page = browser.new_page(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready]")
+    upload_retention_policy(page)
+    page.fill("#question", QUESTION)
+    page.press("#question", "Enter")
+    page.wait_for_selector(".certificate-result.certificate-valid")
+    question_id = page.locator(".turn").last.get_attribute("data-question-id")
+    assert question_id
+
+    # WHEN the stored answer is edited behind the certificate's back (its first statement made
+    # to say something the document does not), and the page is reloaded
+    with sqlite3.connect(server_home / "certiq.db") as conn:
+        (stored,) = conn.execute(
+            "SELECT response FROM questions WHERE question_id = ?", (question_id,)
+        ).fetchone()
+        response = json.loads(stored)
+        response["statements"][0]["text"] = EDITED
+        conn.execute(
+            "UPDATE questions SET response = ? WHERE question_id = ?",
+            (json.dumps(response), question_id),
+        )
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+
+    # THEN the page shows the edited words, and the badge fails visibly, naming what differs
+    turn = page.locator(f'.turn[data-question-id="{question_id}"]')
+    assert EDITED in turn.locator(".answer").inner_text()
+    result = turn.locator(".certificate-result.certificate-invalid")
+    result.wait_for()
+    assert "Not what was certified: statement 1: text differs" in result.inner_text()
+    # AND the certificate itself is untouched: it is the answer shown that is not the sealed one
+    certificate_id = response["certificate_id"]
+    verdict = page.evaluate(
+        "async (url) => (await fetch(url, {method: 'POST'})).json()",
+        f"{server}/v1/certificates/{certificate_id}/verify",
+    )
+    assert verdict["valid"] is True
     page.close()

@@ -74,9 +74,9 @@ class Aws:
     bucket: str
     tables: dict[str, str]
 
-    def hmac_key(self) -> str:
-        """A new KMS HMAC key; returns its id."""
-        key = self.kms.create_key(KeySpec="HMAC_256", KeyUsage="GENERATE_VERIFY_MAC")
+    def signing_key(self) -> str:
+        """A new KMS ECC signing key, as template.yaml's CertificateKey; returns its id."""
+        key = self.kms.create_key(KeySpec="ECC_NIST_P256", KeyUsage="SIGN_VERIFY")
         return key["KeyMetadata"]["KeyId"]
 
 
@@ -263,11 +263,11 @@ class SignerKeys:
 def signer_keys(request: pytest.FixtureRequest, tmp_path: Path) -> SignerKeys:
     if request.param == "key-file":
         return SignerKeys(
-            same=lambda: KeyFileSigner(tmp_path / "keys" / "signing.key"),
-            other=lambda: KeyFileSigner(tmp_path / "other-keys" / "signing.key"),
+            same=lambda: KeyFileSigner(tmp_path / "keys" / "signing-key.pem"),
+            other=lambda: KeyFileSigner(tmp_path / "other-keys" / "signing-key.pem"),
         )
     aws: Aws = request.getfixturevalue("aws")
-    key_id, other_key_id = aws.hmac_key(), aws.hmac_key()
+    key_id, other_key_id = aws.signing_key(), aws.signing_key()
     return SignerKeys(
         same=lambda: KmsSigner(aws.kms, key_id),
         other=lambda: KmsSigner(aws.kms, other_key_id),

@@ -63,7 +63,7 @@ def test_throttling_and_5xx_become_transient_errors(code: str, status: int) -> N
     # WHEN they are used / THEN TransientError is raised with the AWS error as its cause
     for use in (
         lambda: blobs.get("a.pdf"),
-        lambda: certificates.put_once(make_certificate()),
+        lambda: certificates.append("default", lambda _previous: make_certificate()),
         lambda: signer.sign(b"seal"),
     ):
         with pytest.raises(TransientError) as raised:

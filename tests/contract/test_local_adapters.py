@@ -101,21 +101,21 @@ def test_stores_are_safe_to_share_between_threads(tmp_path: Path) -> None:
 
 def test_the_key_file_is_created_once_readable_by_its_owner_only(tmp_path: Path) -> None:
     # GIVEN no key file
-    path = tmp_path / "keys" / "signing.key"
+    path = tmp_path / "keys" / "signing-key.pem"
 
     # WHEN a signer is first used
     signer = KeyFileSigner(path)
     signer.sign(b"seal")
 
-    # THEN a 32-byte key exists with mode 0600 and the key id derives from it
-    assert path.stat().st_size == 32
+    # THEN an Ed25519 private key exists with mode 0600 and the key id derives from its public half
+    assert path.read_bytes().startswith(b"-----BEGIN PRIVATE KEY-----")
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert signer.key_id.startswith("local:") and len(signer.key_id) == len("local:") + 16
+    assert signer.key_id == "local-ed25519:" + signer.public_key().fingerprint[:16]
 
 
 def test_an_existing_key_file_is_never_replaced(tmp_path: Path) -> None:
     # GIVEN a key file
-    path = tmp_path / "signing.key"
+    path = tmp_path / "signing-key.pem"
     KeyFileSigner(path).sign(b"seal")
     key = path.read_bytes()
 
@@ -126,10 +126,11 @@ def test_an_existing_key_file_is_never_replaced(tmp_path: Path) -> None:
     assert path.read_bytes() == key
 
 
-def test_a_corrupt_key_file_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "signing.key"
-    path.write_bytes(b"short")
-    with pytest.raises(CertiqError, match="32"):
+@pytest.mark.parametrize("content", [b"short", b"-----BEGIN PRIVATE KEY-----\nAAAA\n"])
+def test_a_corrupt_key_file_is_refused_naming_it(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "signing-key.pem"
+    path.write_bytes(content)
+    with pytest.raises(CertiqError, match=r"signing-key\.pem"):
         KeyFileSigner(path).sign(b"seal")
 
 

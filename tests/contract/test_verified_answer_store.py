@@ -125,7 +125,7 @@ def test_runtime_aws_wires_the_answers_table_when_named(aws: Aws, tmp_path: Path
         documents_table=aws.tables["documents"],
         questions_table=aws.tables["questions"],
         certificates_table=aws.tables["certificates"],
-        kms_key_id=aws.hmac_key(),
+        kms_key_id=aws.signing_key(),
         answers_table=aws.tables["answers"],
     )
     search = OpenSearchSettings(endpoint="https://search.example.com")

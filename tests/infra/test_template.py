@@ -414,30 +414,70 @@ def test_state_machine_role_may_invoke_each_task_function(template: dict[str, An
     assert invocable == substituted
 
 
-def test_certificate_key_signs_with_hmac_and_only_the_account_administers_it(
+def test_certificate_key_signs_asymmetrically_and_only_the_account_administers_it(
     template: dict[str, Any],
 ) -> None:
     # GIVEN the certificate key
     key = template["Resources"]["CertificateKey"]["Properties"]
-    # THEN it is an HMAC key for MACs
-    assert (key["KeySpec"], key["KeyUsage"]) == ("HMAC_256", "GENERATE_VERIFY_MAC")
+    # THEN it is an ECC signing key, whose public half checks certificates without AWS access
+    assert (key["KeySpec"], key["KeyUsage"]) == ("ECC_NIST_P256", "SIGN_VERIFY")
     # AND its key policy names only the account root as principal, never "*"
     principals = [s["Principal"] for s in key["KeyPolicy"]["Statement"]]
     assert principals == [{"AWS": {"Fn::Sub": "arn:${AWS::Partition}:iam::${AWS::AccountId}:root"}}]
-    # AND functions reach it only through MAC actions scoped to its ARN
-    grants = [
-        statement
-        for resource in template["Resources"].values()
+    # AND functions reach it only through Sign (the sealing function alone) and GetPublicKey,
+    # scoped to its ARN
+    grants = {
+        name: statement
+        for name, resource in template["Resources"].items()
         if resource["Type"] == "AWS::Serverless::Function"
         for policy in resource["Properties"].get("Policies", [])
         if isinstance(policy, dict) and "Statement" in policy
         for statement in policy["Statement"]
         if str(statement.get("Action", "")).startswith("kms:")
-    ]
+    }
     assert grants
-    for statement in grants:
-        assert statement["Action"] in ("kms:GenerateMac", "kms:VerifyMac")
+    for name, statement in grants.items():
+        assert statement["Action"] in ("kms:Sign", "kms:GetPublicKey")
         assert statement["Resource"] == {"Fn::GetAtt": ["CertificateKey", "Arn"]}
+        assert (statement["Action"] == "kms:Sign") == (name == "PersistFunction")
+
+
+def test_certificates_are_archived_in_a_compliance_mode_object_lock_bucket(
+    template: dict[str, Any],
+) -> None:
+    # GIVEN the certificate archive
+    resources = template["Resources"]
+    bucket = resources["CertificateArchiveBucket"]
+    properties = bucket["Properties"]
+    # THEN Object Lock is on, in compliance mode, for the retention the parameter sets
+    assert properties["ObjectLockEnabled"] is True
+    lock = properties["ObjectLockConfiguration"]
+    assert lock["ObjectLockEnabled"] == "Enabled"
+    assert lock["Rule"]["DefaultRetention"] == {
+        "Mode": "COMPLIANCE",
+        "Days": {"Ref": "CertificateRetentionDays"},
+    }
+    assert template["Parameters"]["CertificateRetentionDays"]["MinValue"] >= 1
+    # AND it is versioned, private, encrypted, and outlives the stack
+    assert properties["VersioningConfiguration"] == {"Status": "Enabled"}
+    assert all(properties["PublicAccessBlockConfiguration"].values())
+    assert properties["BucketEncryption"]
+    assert bucket["DeletionPolicy"] == "Retain"
+    # AND only the sealing function writes to it, and knows its name
+    writers = [
+        name
+        for name, resource in resources.items()
+        if resource["Type"] == "AWS::Serverless::Function"
+        and "CertificateArchiveBucket" in json.dumps(resource["Properties"])
+    ]
+    assert writers == ["PersistFunction"]
+    persist = resources["PersistFunction"]["Properties"]
+    assert persist["Environment"]["Variables"]["CERTIQ_AWS__CERTIFICATE_ARCHIVE_BUCKET"] == {
+        "Ref": "CertificateArchiveBucket"
+    }
+    assert {"S3WritePolicy": {"BucketName": {"Ref": "CertificateArchiveBucket"}}} in persist[
+        "Policies"
+    ]
 
 
 TABLES = {

@@ -635,6 +635,8 @@ def test_the_openapi_document_validates_and_names_every_route(api: Api) -> None:
         "/v1/documents/{doc_id}/pages/{page}.png",
         "/v1/certificates/{certificate_id}",
         "/v1/certificates/{certificate_id}/verify",
+        "/v1/signing-key",
+        "/v1/capabilities",
     }
     assert "delete" in document["paths"]["/v1/documents/{doc_id}"]
     upload_body = document["paths"]["/v1/documents"]["post"]["requestBody"]

@@ -2,11 +2,11 @@
 functions/<name>/app.py handlers.
 
 What is real here: the tables (key schemas, indexes and TTL read from template.yaml), the bucket,
-the KMS HMAC key, each function's environment exactly as template.yaml resolves it (Globals merged,
-SearchEngine=managed), the state machine created from infra/statemachine/answer.asl.json with its
-DefinitionSubstitutions, executed by moto's Step Functions interpreter
-(``execute_state_machine``), which calls Lambda's Invoke API for every Task and applies Retry and
-Catch to what comes back.
+the KMS signing key, the certificate archive (Object Lock), each function's environment exactly
+as template.yaml resolves it (Globals merged, SearchEngine=managed), the state machine created from
+infra/statemachine/answer.asl.json with its DefinitionSubstitutions, executed by moto's Step
+Functions interpreter (``execute_state_machine``), which calls Lambda's Invoke API for every Task
+and applies Retry and Catch to what comes back.
 
 The one seam: moto runs a Lambda function's code in a Docker container
 (``LambdaFunction._invoke_lambda``), and there is no Docker here. That method alone is replaced
@@ -39,12 +39,14 @@ import uuid
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote_plus
 
 import boto3
 import pytest
+from botocore.exceptions import ClientError
 from cfnlint.decode import decode
 from moto import mock_aws
 from moto.awslambda.models import LambdaFunction
@@ -56,7 +58,8 @@ from certiq.adapters.aws.opensearch_index import OpenSearchIndex
 from certiq.config import OpenSearchSettings, get_settings
 from certiq.models import Certificate, CertificateCheck, QuestionStatus
 from certiq.runtime import lambda_handlers
-from certiq.trust.certificate import check
+from certiq.trust.certificate import check, check_with_public_key
+from certiq.trust.signatures import load_public_key
 from tests.conftest import build_pdf
 from tests.pipeline.test_ingest_lambda import osmem_url
 
@@ -542,6 +545,26 @@ def stack(osmem_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> It
         refs["CertificateKey"] = kms.create_key(KeySpec=key["KeySpec"], KeyUsage=key["KeyUsage"])[
             "KeyMetadata"
         ]["KeyId"]
+        # The certificate archive as template.yaml declares it: Object Lock, compliance mode.
+        archive = RESOURCES["CertificateArchiveBucket"]["Properties"]
+        refs["CertificateArchiveBucket"] = f"{STACK}-certificate-archive"
+        s3.create_bucket(
+            Bucket=refs["CertificateArchiveBucket"],
+            ObjectLockEnabledForBucket=archive["ObjectLockEnabled"],
+        )
+        retention = archive["ObjectLockConfiguration"]["Rule"]["DefaultRetention"]
+        s3.put_object_lock_configuration(
+            Bucket=refs["CertificateArchiveBucket"],
+            ObjectLockConfiguration={
+                "ObjectLockEnabled": archive["ObjectLockConfiguration"]["ObjectLockEnabled"],
+                "Rule": {
+                    "DefaultRetention": {
+                        "Mode": retention["Mode"],
+                        "Days": int(refs[retention["Days"]["Ref"]]),
+                    }
+                },
+            },
+        )
         resolve = Resolver(refs, attributes)
         bucket = resolve(RESOURCES["DocumentsBucket"]["Properties"]["BucketName"])
         refs["DocumentsBucket"] = bucket
@@ -677,7 +700,7 @@ def test_a_question_runs_every_state_and_its_certificate_verifies_through_kms(
     assert item["question_id"] == {"S": question_id}
     certificate = Certificate.model_validate_json(item["body"]["S"])
 
-    # AND it verifies through the KMS adapter (VerifyMac on the stack's HMAC key)
+    # AND it verifies through the KMS adapter (the stack's ECC key)
     signer = KmsSigner(stack.kms, stack.resolve.refs["CertificateKey"])
     assert check(certificate, signer).valid
     store = DynamoCertificateStore(stack.dynamodb, stack.table("CertificatesTable"))
@@ -685,6 +708,25 @@ def test_a_question_runs_every_state_and_its_certificate_verifies_through_kms(
     # AND through the API's verify route
     status, verdict = stack.api("POST", f"/v1/certificates/{certificate_id}/verify")
     assert status == 200 and CertificateCheck.model_validate(verdict).valid
+    # AND with nothing but the public key the API publishes
+    status, published = stack.api("GET", "/v1/signing-key")
+    assert status == 200 and published["algorithm"] == "ecdsa-p256-sha256"
+    public_key = load_public_key(published["public_key_pem"])
+    assert check_with_public_key(certificate, public_key).valid
+
+    # AND a copy is archived, locked in compliance mode: no one deletes or overwrites it
+    archive = stack.resolve.refs["CertificateArchiveBucket"]
+    key = f"certificates/{certificate.tenant}/{certificate_id}.json"
+    archived = stack.s3.get_object(Bucket=archive, Key=key)
+    assert Certificate.model_validate_json(archived["Body"].read()) == certificate
+    assert archived["ObjectLockMode"] == "COMPLIANCE"
+    assert archived["ObjectLockRetainUntilDate"] > datetime.now(UTC) + timedelta(days=365)
+    with pytest.raises(ClientError, match="AccessDenied"):
+        stack.s3.delete_object(Bucket=archive, Key=key, VersionId=archived["VersionId"])
+    with pytest.raises(ClientError, match="PreconditionFailed"):
+        stack.s3.put_object(Bucket=archive, Key=key, Body=b"{}", IfNoneMatch="*")
+    versions = stack.s3.list_object_versions(Bucket=archive, Prefix=key)["Versions"]
+    assert [v["VersionId"] for v in versions] == [archived["VersionId"]]
 
     # AND a certificate whose answer was rewritten in the table fails the check
     forged = certificate.model_copy(update={"answer": "Backups are kept forever."})

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pydantic
 
+from certiq.adapters.local.key_file_signer import KeyFileSigner
 from certiq.models import Certificate
 from certiq.trust.certificate import check, seal_and_sign
 from tests.fakes import make_certificate
-from tests.unit.test_trust import HmacSigner
 
 
-def sealed() -> Certificate:
-    return seal_and_sign(make_certificate(), HmacSigner())
-
-
-def test_flipping_any_byte_of_the_stored_certificate_is_detected() -> None:
+def test_flipping_any_byte_of_the_stored_certificate_is_detected(tmp_path: Path) -> None:
     # GIVEN the certificate as it is stored (its JSON), and a check that passes on it
-    signer = HmacSigner()
-    stored = sealed().model_dump_json().encode("utf-8")
+    signer = KeyFileSigner(tmp_path / "signing-key.pem")
+    stored = seal_and_sign(make_certificate(), signer).model_dump_json().encode("utf-8")
     assert check(Certificate.model_validate_json(stored), signer).valid
     undetected = []
     # WHEN each byte in turn has its lowest bit flipped

@@ -207,7 +207,7 @@ def test_earlier_evidence_returns_only_while_it_holds_what_was_cited(tmp_path: P
         for d in ("doc-1", "doc-2")
     ]
     certificate = make_certificate().model_copy(update={"documents": versions})
-    certificates.put_once(certificate)
+    certificates.append(certificate.tenant, lambda _previous: certificate)
     first = make_chunk("Refunds are accepted within 30 days. Shipping is free", tenant="tenant-a")
     second = make_chunk("Returns need a receipt. Keep it", doc_id="doc-2", tenant="tenant-a")
     cited = [

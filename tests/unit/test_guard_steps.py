@@ -15,6 +15,7 @@ from certiq.models import QuestionState, QuestionStatus, StepError
 from certiq.questions import receive
 from certiq.steps import STEPS
 from certiq.steps.deps import Deps
+from certiq.steps.persist import NOT_FOUND_AS_WRITTEN
 from tests.fakes import (
     FakeUrlChecker,
     FixedClock,
@@ -222,6 +223,25 @@ def test_offline_answer_stays_in_the_index_language_and_says_so(deps: Deps) -> N
     record = deps.questions.get(state.question_id)
     assert record is not None and record.response is not None
     assert "no translation model is configured" in (record.response.message or "")
+
+
+def test_a_chinese_question_offline_is_named_and_asked_for_in_the_index_language(
+    deps: Deps,
+) -> None:
+    # GIVEN a whole question in Chinese (how long are customer data backups kept?), offline
+    state = run(
+        receive("客户数据的备份保留多久？", deps), deps, *ANSWER_STEPS, "guard_answer", "persist"
+    )
+    # THEN it is not refused as too short, its language is named, and the answer does not claim
+    # the documents are silent: it says the question was searched as written, in which language
+    # to ask it
+    assert state.translation is not None and state.translation.detected == "zh"
+    record = deps.questions.get(state.question_id)
+    assert record is not None and record.response is not None
+    assert record.status is QuestionStatus.COMPLETE
+    message = record.response.message or ""
+    assert message.startswith(NOT_FOUND_AS_WRITTEN)
+    assert "'zh'" in message and "Ask it in 'en'" in message
 
 
 def test_dead_links_are_reported_and_replaced_by_the_fallback(tmp_path: Path) -> None:

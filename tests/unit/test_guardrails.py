@@ -194,6 +194,25 @@ def test_short_follow_up_passes_when_the_conversation_said_more_before() -> None
     assert validate_question("And invoices?", SETTINGS, ["Backups?"]).reason_code == TOO_SHORT
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "备份保留多久？",  # Chinese: how long are backups kept?
+        "バックアップはどのくらい保存されますか？",  # Japanese: the same
+        "GDPR规定了什么？",  # Latin letters inside a Chinese clause
+    ],
+)
+def test_a_question_in_a_script_without_spaces_is_not_too_short(question: str) -> None:
+    # GIVEN a whole question written without spaces between words
+    # WHEN it is validated / THEN it is counted by its characters, not as one word
+    assert validate_question(question, SETTINGS).ok
+
+
+@pytest.mark.parametrize("question", ["你好", "备份？"])
+def test_a_short_question_in_a_script_without_spaces_still_asks_for_more(question: str) -> None:
+    assert validate_question(question, SETTINGS).reason_code == TOO_SHORT
+
+
 def test_every_shipped_pattern_list_compiles_and_unknown_languages_are_refused() -> None:
     assert {"en", "fr"} <= set(pattern_languages())
     for language in pattern_languages():

@@ -243,7 +243,7 @@ def test_reused_citations_become_evidence_only_while_each_quote_holds() -> None:
 def test_reused_from_is_sealed_when_set_and_older_certificates_still_check(
     tmp_path: Path,
 ) -> None:
-    signer = KeyFileSigner(tmp_path / "signing.key")
+    signer = KeyFileSigner(tmp_path / "signing-key.pem")
     plain = seal_and_sign(make_certificate(), signer)
     # A certificate without reuse has no digest for the field, as those issued before it existed
     assert "reused_from" not in plain.field_digests and check(plain, signer).valid

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 from collections.abc import Sequence
+from pathlib import Path
 
+from certiq.adapters.local.key_file_signer import KeyFileSigner
 from certiq.config import PolicySettings
 from certiq.models import Certificate, Claim, RenderState
 from certiq.ports import Support
@@ -17,24 +16,6 @@ from tests.fakes import EPOCH, make_citation
 
 POLICY = PolicySettings(tau_entail=0.6, tau_contradict=0.5, unverified="mark")
 VERIFIER = LexicalVerifier()
-
-
-class HmacSigner:
-    """A real HMAC signer over an in-memory key."""
-
-    def __init__(self, key: bytes = b"k" * 32, key_id: str = "test:1") -> None:
-        self._key = key
-        self._key_id = key_id
-
-    @property
-    def key_id(self) -> str:
-        return self._key_id
-
-    def sign(self, message: bytes) -> str:
-        return base64.b64encode(hmac.new(self._key, message, hashlib.sha256).digest()).decode()
-
-    def verify(self, message: bytes, signature: str) -> bool:
-        return hmac.compare_digest(self.sign(message), signature)
 
 
 def test_verifier_entails_a_claim_stated_by_its_evidence() -> None:
@@ -170,8 +151,8 @@ def unsealed() -> Certificate:
     )
 
 
-def test_sealed_certificate_verifies_and_survives_a_json_round_trip() -> None:
-    signer = HmacSigner()
+def test_sealed_certificate_verifies_and_survives_a_json_round_trip(tmp_path: Path) -> None:
+    signer = KeyFileSigner(tmp_path / "signing-key.pem")
     sealed = seal_and_sign(unsealed(), signer)
     reloaded = Certificate.model_validate_json(sealed.model_dump_json())
     result = check(reloaded, signer)
@@ -179,9 +160,9 @@ def test_sealed_certificate_verifies_and_survives_a_json_round_trip() -> None:
     assert result.first_difference is None
 
 
-def test_check_names_the_field_that_was_changed() -> None:
+def test_check_names_the_field_that_was_changed(tmp_path: Path) -> None:
     # GIVEN a sealed certificate whose answer is rewritten afterwards
-    signer = HmacSigner()
+    signer = KeyFileSigner(tmp_path / "signing-key.pem")
     tampered = seal_and_sign(unsealed(), signer).model_copy(update={"answer": "Kept forever."})
     # WHEN it is checked / THEN the seal fails and the answer is named
     result = check(tampered, signer)
@@ -189,11 +170,12 @@ def test_check_names_the_field_that_was_changed() -> None:
     assert result.first_difference == "answer"
 
 
-def test_check_catches_a_rewritten_body_and_seal_by_the_signature() -> None:
+def test_check_catches_a_rewritten_body_and_seal_by_the_signature(tmp_path: Path) -> None:
     # GIVEN an attacker who rewrites the answer and recomputes digests and seal without the key
-    signer = HmacSigner()
+    signer = KeyFileSigner(tmp_path / "signing-key.pem")
     forged = seal_and_sign(
-        unsealed().model_copy(update={"answer": "Kept forever."}), HmacSigner(key=b"x" * 32)
+        unsealed().model_copy(update={"answer": "Kept forever."}),
+        KeyFileSigner(tmp_path / "attacker" / "signing-key.pem"),
     )
     forged = forged.model_copy(update={"signing_key_id": signer.key_id})
     # WHEN checked with the real key / THEN the seal holds but the signature does not

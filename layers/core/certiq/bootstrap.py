@@ -12,9 +12,10 @@ from certiq.adapters.local.clock import SystemClock
 from certiq.adapters.local.metrics import RecordingMetrics
 from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.answering.fallback import FallbackChain
-from certiq.config import Settings
+from certiq.config import AwsSettings, Settings
 from certiq.errors import ConfigurationError
 from certiq.ports import (
+    CertificateArchive,
     ChatModel,
     ClaimSplitter,
     Embedder,
@@ -111,7 +112,7 @@ def _local_deps(settings: Settings) -> Deps:
         certificates=SqliteCertificateStore(db),
         # Vectors are stored and searched under the embedder's name: models never mix.
         index=SqliteSearchIndex(db, vector_model=embedder.name if embedder else None),
-        signer=KeyFileSigner(settings.home / "signing.key"),
+        signer=KeyFileSigner(settings.signing.key_path(settings.home)),
         clock=clock,
         chat_model=build_chat_model(settings),
         verifier=build_verifier(settings),
@@ -287,6 +288,17 @@ def build_embedder(settings: Settings, db: SqliteDatabase | None = None) -> Embe
     return CachedEmbedder(inner, db, batch_size=embedding.batch_size)
 
 
+def _certificate_archive(aws: AwsSettings) -> CertificateArchive | None:
+    if not aws.certificate_archive_bucket:
+        return None
+    import boto3
+
+    from certiq.adapters.aws.s3_certificate_archive import S3CertificateArchive
+
+    client = boto3.client("s3", region_name=aws.region)
+    return S3CertificateArchive(client, aws.certificate_archive_bucket)
+
+
 def _aws_deps(settings: Settings) -> Deps:
     # Imported here so the local default never needs boto3.
     import boto3
@@ -329,6 +341,7 @@ def _aws_deps(settings: Settings) -> Deps:
         certificates=DynamoCertificateStore(dynamodb, aws.certificates_table),
         index=_search_index(settings, embedder.dimension if embedder else None),
         signer=KmsSigner(boto3.client("kms", region_name=aws.region), aws.kms_key_id),
+        archive=_certificate_archive(aws),
         clock=clock,
         chat_model=build_chat_model(settings),
         verifier=build_verifier(settings),

@@ -52,7 +52,22 @@ class TranslationSettings(Group):
     """Language identification (offline, py3langid) and translation (a model, when configured)."""
 
     languages: list[str] = Field(
-        default_factory=lambda: ["en", "fr", "de", "es", "it", "pt", "nl"],
+        # Scripts of their own (CJK, Cyrillic, Arabic) are told apart at once; they are here so a
+        # question in one is named, not passed as undetermined.
+        default_factory=lambda: [
+            "en",
+            "fr",
+            "de",
+            "es",
+            "it",
+            "pt",
+            "nl",
+            "zh",
+            "ja",
+            "ko",
+            "ru",
+            "ar",
+        ],
         description="the languages identification chooses among",
     )
     min_confidence: float = Field(
@@ -240,6 +255,21 @@ class PolicySettings(Group):
     )
 
 
+class SigningSettings(Group):
+    """The local key that signs certificates (in AWS a KMS key signs: aws.kms_key_id)."""
+
+    key_file: Path | None = Field(
+        default=None,
+        description=(
+            "Ed25519 private key (PEM), created on first use; unset: signing-key.pem in home."
+            " Keep it outside home so that whoever can write the data cannot re-sign it"
+        ),
+    )
+
+    def key_path(self, home: Path) -> Path:
+        return self.key_file or home / "signing-key.pem"
+
+
 class LlmSettings(Group):
     """Model providers, for every use of a model (answering, judging, translating, decomposing).
 
@@ -354,6 +384,11 @@ class AwsSettings(Group):
     kms_key_id: str = ""
     idempotency_table: str = ""
     answers_table: str = Field(default="", description="verified answers a question may reuse")
+    certificate_archive_bucket: str = Field(
+        default="",
+        description="S3 bucket with Object Lock (compliance mode) that keeps a copy of every"
+        " certificate; unset: the certificates table alone",
+    )
     question_retention_days: int = Field(
         default=90,
         ge=0,
@@ -382,6 +417,7 @@ class Settings(BaseSettings):
     reuse: ReuseSettings = ReuseSettings()
     conversation: ConversationSettings = ConversationSettings()
     policy: PolicySettings = PolicySettings()
+    signing: SigningSettings = SigningSettings()
     llm: LlmSettings = LlmSettings()
     verification: VerificationSettings = VerificationSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()

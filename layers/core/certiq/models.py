@@ -624,11 +624,18 @@ class Certificate(Contract):
         default=None,
         description="who drafted the answer, with tokens and latency per call; sealed when set",
     )
+    previous_seal: str | None = Field(
+        default=None,
+        description=(
+            "the seal of the tenant's certificate before this one, where the store keeps a hash"
+            " chain (local); sealed when set, so rewriting one breaks the link of the next"
+        ),
+    )
     field_digests: dict[str, str] = Field(
         description="SHA-256 of each sealed field's canonical JSON, so a check can name the field"
     )
     seal: str = Field(description="SHA-256 of the canonical JSON of field_digests")
-    signature: str = Field(description="MAC over the seal")
+    signature: str = Field(description="the signing key's signature of the seal, base64")
     signing_key_id: str
 
 
@@ -645,6 +652,25 @@ class VerifiedAnswer(Contract):
     embedding: list[float] | None = None
     documents: list[CertifiedDocument] = Field(description="the cited documents' versions")
     created_at: datetime = Field(description="when the question was received")
+
+
+class Capabilities(Contract):
+    """What this deployment can do, so that clients say so where it matters."""
+
+    index_language: str = Field(description="the documents' language: questions are searched in it")
+    translation: bool = Field(
+        description="questions in other languages are translated first; false: they are searched"
+        " as written and should be asked in index_language"
+    )
+
+
+class SigningKey(Contract):
+    """The public half of the key that signs certificates: what an auditor checks them with."""
+
+    key_id: str = Field(description="the signing_key_id certificates signed with it carry")
+    algorithm: Literal["ed25519", "ecdsa-p256-sha256"]
+    fingerprint: str = Field(description="SHA-256 of the key's DER SubjectPublicKeyInfo, hex")
+    public_key_pem: str = Field(description="PEM SubjectPublicKeyInfo")
 
 
 class CertificateCheck(Contract):

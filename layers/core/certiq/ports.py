@@ -6,7 +6,7 @@ certiq.bootstrap is the only place that chooses which.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
@@ -25,6 +25,7 @@ from certiq.models import (
     QuestionState,
     QuestionStatus,
     SearchHit,
+    SigningKey,
     UploadTarget,
     VerifiedAnswer,
 )
@@ -105,11 +106,33 @@ class QuestionStore(Protocol):
 
 
 class CertificateStore(Protocol):
-    def put_once(self, certificate: Certificate) -> None:
-        """Raises AlreadyExists rather than overwrite a stored certificate."""
+    """Certificates, written once and never replaced."""
+
+    def append(self, tenant: str, seal: Callable[[str | None], Certificate]) -> Certificate:
+        """Seals and stores the tenant's next certificate; returns it as stored.
+
+        ``seal`` gets the seal of the tenant's latest certificate where the store keeps a hash
+        chain (the local store; None for the first) and None where it does not (DynamoDB, whose
+        certificates an Object Lock bucket keeps unrewritable), and returns the certificate
+        sealed over it. Appends of one tenant are serialised so the chain never forks. Raises
+        AlreadyExists rather than overwrite a stored certificate.
+        """
         ...
 
     def get(self, certificate_id: str) -> Certificate | None: ...
+
+    def history(self, tenant: str) -> Iterator[Certificate]:
+        """The tenant's certificates, oldest first: in chain order where there is a chain."""
+        ...
+
+
+class CertificateArchive(Protocol):
+    """A write-once copy of every certificate that no one can rewrite or delete before its
+    retention ends (S3 Object Lock in compliance mode)."""
+
+    def put(self, certificate: Certificate) -> None:
+        """Archives the certificate; archiving the same certificate again changes nothing."""
+        ...
 
 
 class VerifiedAnswerStore(Protocol):
@@ -195,7 +218,8 @@ class Embedder(Protocol):
 
 
 class Signer(Protocol):
-    """Signs certificate seals (KMS HMAC in the cloud, a local key file otherwise)."""
+    """Signs certificate seals with a private key (a KMS ECC key in the cloud, an Ed25519 key
+    file otherwise) whose public half anyone may check the signatures with."""
 
     @property
     def key_id(self) -> str: ...
@@ -204,7 +228,14 @@ class Signer(Protocol):
         """Returns the signature, base64-encoded."""
         ...
 
-    def verify(self, message: bytes, signature: str) -> bool: ...
+    def verify(self, message: bytes, signature: str) -> bool:
+        """True when ``signature`` is this key's signature of ``message``; never raises for a
+        malformed signature."""
+        ...
+
+    def public_key(self) -> SigningKey:
+        """The public key, to publish: certificates check with it and nothing else."""
+        ...
 
 
 class Clock(Protocol):

@@ -7,6 +7,12 @@ from functools import lru_cache
 
 _WORD = re.compile(r"[^\W_]+(?:[.,'’-][^\W_]+)*", re.UNICODE)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+# Scripts written without spaces between words (kana, CJK ideographs, Thai, Lao, Myanmar,
+# Khmer): their words are one to three characters long, and the regex above reads a whole
+# clause as one word.
+_UNSPACED = re.compile(
+    "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
+)
 
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before being
@@ -25,6 +31,16 @@ NEGATIONS = frozenset({"no", "not", "never", "none", "nor", "cannot", "without",
 def words(text: str) -> list[str]:
     """Lower-cased words, keeping numbers like 3.5 and hyphenated words whole."""
     return [match.group(0).lower() for match in _WORD.finditer(text)]
+
+
+def word_count(text: str) -> int:
+    """How many words a reader would count: in scripts without spaces every two characters
+    count as one word, so "备份保留多久？" (how long are backups kept?) counts three, not one."""
+    count = 0
+    for word in words(text):
+        unspaced = len(_UNSPACED.findall(word))
+        count += (unspaced + 1) // 2 + (1 if unspaced < len(word) else 0) if unspaced else 1
+    return count
 
 
 @lru_cache(maxsize=65536)

@@ -38,6 +38,7 @@ from certiq.errors import NotFound as BlobNotFound
 from certiq.models import (
     TERMINAL_STATUSES,
     ApiError,
+    Capabilities,
     Certificate,
     CertificateCheck,
     ConversationView,
@@ -48,6 +49,7 @@ from certiq.models import (
     QuestionAccepted,
     QuestionRequest,
     QuestionView,
+    SigningKey,
 )
 from certiq.ports import Orchestrator, UploadSigner
 from certiq.questions import receive
@@ -340,6 +342,16 @@ def create_app(
     @app.post("/v1/certificates/<certificate_id>/verify", responses=_ok("the outcome of the check"))
     def verify_certificate(certificate_id: str) -> CertificateCheck:
         return check(_certificate(deps, certificate_id), deps.signer)
+
+    @app.get("/v1/signing-key", responses=_ok("the public key certificates are checked with"))
+    def signing_key() -> SigningKey:
+        return deps.signer.public_key()
+
+    @app.get("/v1/capabilities", responses=_ok("the index language, and whether it translates"))
+    def capabilities() -> Capabilities:
+        return Capabilities(
+            index_language=deps.settings.index_language, translation=deps.translator is not None
+        )
 
     # --- the API's description and the web page ---------------------------------------------
 

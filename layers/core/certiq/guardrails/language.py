@@ -12,7 +12,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from certiq.config import TranslationSettings
-from certiq.text import words
+from certiq.text import word_count, words
 
 if TYPE_CHECKING:
     from py3langid.langid import LanguageIdentifier
@@ -89,7 +89,7 @@ class LangIdDetector:
     def identify(self, text: str) -> tuple[str, float]:
         """The language and the model's confidence (0..1); ("und", 0.0) when unknowable."""
         text = _NOT_LANGUAGE.sub(" ", text)
-        if len(words(text)) < 2:
+        if word_count(text) < 2:
             return UNDETERMINED, 0.0
         language, probability = _identifier(self._languages).classify(text)
         if probability >= self._min_confidence:

@@ -20,7 +20,7 @@ from typing import Any
 from certiq.config import ValidationSettings
 from certiq.guardrails.normalize import fold, strip_invisible
 from certiq.models import QuestionStatus, Validation
-from certiq.text import words
+from certiq.text import word_count
 
 EMPTY = "EMPTY_QUESTION"
 TOO_LONG = "QUESTION_TOO_LONG"
@@ -167,8 +167,8 @@ def validate_question(
             message=MESSAGES[match.category],
             rule=match.rule_id,
         )
-    if len(words(stripped)) < settings.min_words and not any(
-        len(words(text)) >= settings.min_words for text in earlier
+    if word_count(stripped) < settings.min_words and not any(
+        word_count(text) >= settings.min_words for text in earlier
     ):
         return Validation(ok=False, reason_code=TOO_SHORT, message=CLARIFY)
     return Validation(ok=True)

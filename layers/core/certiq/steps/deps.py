@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from certiq.config import Settings
 from certiq.ports import (
     BlobStore,
+    CertificateArchive,
     CertificateStore,
     ChatModel,
     ClaimSplitter,
@@ -48,3 +49,4 @@ class Deps:
     url_checker: UrlChecker | None = None  # None: URLs are not checked (settings.urls.enabled)
     answers: VerifiedAnswerStore | None = None  # None: no verified answer is reused or kept
     rewriter: QueryRewriter | None = None  # None: follow-ups are rewritten by rules alone
+    archive: CertificateArchive | None = None  # None: the store alone keeps certificates (local)

@@ -10,23 +10,35 @@ from certiq.steps.response import build_response, shown_question
 from certiq.trust.certificate import seal_and_sign
 
 NO_ANSWER = "The documents do not state the answer to this question."
+# Searched in a language the documents are not in, nothing found says little about them.
+NOT_FOUND_AS_WRITTEN = "Nothing in the documents answers the question as it was written."
 
 
 def persist(state: QuestionState, deps: Deps) -> QuestionState:
     certificate_id = f"cert-{state.question_id}"
-    certificate = seal_and_sign(_unsealed(certificate_id, state, deps), deps.signer)
+    unsealed = _unsealed(certificate_id, state, deps)
     try:
-        deps.certificates.put_once(certificate)
+        certificate = deps.certificates.append(
+            state.tenant,
+            lambda previous: seal_and_sign(
+                unsealed.model_copy(update={"previous_seal": previous}), deps.signer
+            ),
+        )
     except AlreadyExists:
         # A retried Persist finds its own earlier write: keep it, never overwrite.
         stored = deps.certificates.get(certificate_id)
         if stored is None or stored.question_id != state.question_id:
             raise
+        certificate = stored
+    if deps.archive is not None:
+        # After the store: a retry after a failed archive write archives the stored certificate.
+        deps.archive.put(certificate)
     remember_verified_answer(state, certificate, deps)
     state = state.model_copy(
         update={"certificate_id": certificate_id, "status": QuestionStatus.COMPLETE}
     )
-    message = None if state.answer else NO_ANSWER
+    untranslated = state.translation is not None and state.translation.note is not None
+    message = None if state.answer else NOT_FOUND_AS_WRITTEN if untranslated else NO_ANSWER
     if state.translation is not None and state.translation.note:
         message = " ".join(filter(None, [message, state.translation.note]))
     if state.shown is not None and state.shown.note:

@@ -25,7 +25,8 @@ def translate(state: QuestionState, deps: Deps) -> QuestionState:
         if deps.translator is None:
             translation.note = (
                 f"The question looks like '{detected}' but no translation model is configured: "
-                f"it was searched as written and the answer is in '{target}'."
+                f"it was searched as written, and any answer is in '{target}'. Ask it in "
+                f"'{target}', the documents' language, or configure a model (CERTIQ_LLM__PROVIDER)."
             )
         else:
             try:

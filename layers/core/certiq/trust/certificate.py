@@ -2,7 +2,9 @@
 
 Each sealed field has its own digest and the seal is the digest of those digests, so a check can
 name the first field that changed. The seal detects accidental change; only the signature stops
-someone who can rewrite the body and its digests.
+someone who can rewrite the body and its digests, and it is asymmetric: anyone holding the
+published public key can check it (``check_with_public_key``), no one without the private key can
+make one.
 """
 
 from __future__ import annotations
@@ -10,16 +12,19 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from certiq.models import Certificate, CertificateCheck
 from certiq.ports import Signer
+from certiq.trust.signatures import PublicKey, verify_signature
 
 UNSEALED = frozenset({"field_digests", "seal", "signature", "signing_key_id"})
 # Fields added after certificates were first issued: sealed only when set, so a certificate
 # issued before a field existed (no digest for it) still checks.
-SEALED_WHEN_SET = frozenset({"shown", "reused_from", "usage"})
+SEALED_WHEN_SET = frozenset({"shown", "reused_from", "usage", "previous_seal"})
 
 
 def canonical_json(value: Any) -> str:
@@ -100,6 +105,21 @@ def seal_and_sign(unsealed: Certificate, signer: Signer) -> Certificate:
 
 def check(certificate: Certificate, signer: Signer) -> CertificateCheck:
     """Recomputes every digest and the seal, verifies the signature, names what differs first."""
+    signature_ok = certificate.signing_key_id == signer.key_id and signer.verify(
+        certificate.seal.encode("ascii"), certificate.signature
+    )
+    return _outcome(certificate, signature_ok)
+
+
+def check_with_public_key(certificate: Certificate, public_key: PublicKey) -> CertificateCheck:
+    """The same check with only the published public key: no store, no secret, no service."""
+    signature_ok = verify_signature(
+        public_key, certificate.seal.encode("ascii"), certificate.signature
+    )
+    return _outcome(certificate, signature_ok)
+
+
+def _outcome(certificate: Certificate, signature_ok: bool) -> CertificateCheck:
     recomputed = field_digests(certificate)
     stored = certificate.field_digests
     # Stored names are compared too: removing a field sealed only when set must not go unseen.
@@ -109,9 +129,6 @@ def check(certificate: Certificate, signer: Signer) -> CertificateCheck:
     )
     if first_difference is None and sha256_hex(canonical_json(stored)) != certificate.seal:
         first_difference = "seal"
-    signature_ok = certificate.signing_key_id == signer.key_id and signer.verify(
-        certificate.seal.encode("ascii"), certificate.signature
-    )
     if first_difference is None and not signature_ok:
         first_difference = "signature"
     return CertificateCheck(
@@ -121,3 +138,42 @@ def check(certificate: Certificate, signer: Signer) -> CertificateCheck:
         signature_ok=signature_ok,
         first_difference=first_difference,
     )
+
+
+@dataclass(frozen=True)
+class ChainLink:
+    """One certificate of a tenant's history, checked, and whether it seals the one before."""
+
+    certificate: Certificate
+    check: CertificateCheck
+    linked: bool
+    previous_id: str | None
+
+    @property
+    def sound(self) -> bool:
+        return self.check.valid and self.linked
+
+
+def walk_chain(certificates: Iterable[Certificate], signer: Signer) -> Iterator[ChainLink]:
+    """Checks each certificate and its link to the one before it, oldest first.
+
+    A certificate links when its ``previous_seal`` is the stored seal of the certificate before
+    it. Certificates sealed before the chain existed carry no previous seal and may only come
+    first; once the chain has started, a missing or different previous seal is a broken link: a
+    certificate before it was rewritten, re-sealed or removed.
+    """
+    previous: Certificate | None = None
+    chained = False
+    for certificate in certificates:
+        if certificate.previous_seal is None:
+            linked = not chained
+        else:
+            linked = previous is not None and certificate.previous_seal == previous.seal
+            chained = True
+        yield ChainLink(
+            certificate=certificate,
+            check=check(certificate, signer),
+            linked=linked,
+            previous_id=None if previous is None else previous.certificate_id,
+        )
+        previous = certificate

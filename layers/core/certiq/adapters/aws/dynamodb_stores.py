@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import calendar
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -321,10 +321,13 @@ class DynamoCertificateStore:
         self._ddb = client
         self.table_name = table_name
 
-    def put_once(self, certificate: Certificate) -> None:
+    def append(self, tenant: str, seal: Callable[[str | None], Certificate]) -> Certificate:
+        # No chain here: the certificate archive (S3 Object Lock, compliance mode) is what keeps
+        # a stored certificate from being rewritten in AWS.
+        certificate = seal(None)
         item: Item = {
             "certificate_id": _s(certificate.certificate_id),
-            "tenant": _s(certificate.tenant),
+            "tenant": _s(tenant),
             "question_id": _s(certificate.question_id),
             "created_at": _s(_age_key(certificate.created_at)),
             "body": _s(certificate.model_dump_json()),
@@ -342,6 +345,7 @@ class DynamoCertificateStore:
                         f"certificate {certificate.certificate_id} already exists"
                     ) from error
                 raise
+        return certificate
 
     def get(self, certificate_id: str) -> Certificate | None:
         with transient_errors("DynamoDB GetItem"):
@@ -352,3 +356,25 @@ class DynamoCertificateStore:
             )
         item = response.get("Item")
         return None if item is None else Certificate.model_validate_json(_required(item, "body"))
+
+    def history(self, tenant: str) -> Iterator[Certificate]:
+        # An audit walk, rare and read-only: a filtered scan, ordered by when each was sealed.
+        found: list[tuple[str, str, str]] = []
+        with transient_errors("DynamoDB Scan"):
+            pages = self._ddb.get_paginator("scan").paginate(
+                TableName=self.table_name,
+                FilterExpression="tenant = :tenant",
+                ExpressionAttributeValues={":tenant": _s(tenant)},
+                ConsistentRead=True,
+            )
+            for page in pages:
+                for item in page.get("Items", []):
+                    found.append(
+                        (
+                            _required(item, "created_at"),
+                            _required(item, "certificate_id"),
+                            _required(item, "body"),
+                        )
+                    )
+        for _, _, body in sorted(found):
+            yield Certificate.model_validate_json(body)

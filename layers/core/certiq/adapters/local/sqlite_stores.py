@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from certiq.adapters.local.clock import SystemClock
@@ -175,28 +176,42 @@ def _question(row: tuple[str, str, str | None, str, str | None]) -> QuestionReco
 
 
 class SqliteCertificateStore:
-    """Implements certiq.ports.CertificateStore: a certificate is written once, never replaced."""
+    """Implements certiq.ports.CertificateStore: a certificate is written once, never replaced,
+    and each seals the seal of the tenant's certificate before it (rowid order is chain order).
+
+    The head is read and the next certificate written in one BEGIN IMMEDIATE transaction, so
+    two processes appending together queue on the file lock and the chain never forks.
+    """
+
+    PAGE = 500
 
     def __init__(self, db: SqliteDatabase) -> None:
         self._db = db
 
-    def put_once(self, certificate: Certificate) -> None:
-        try:
-            with self._db.transaction() as conn:
+    def append(self, tenant: str, seal: Callable[[str | None], Certificate]) -> Certificate:
+        with self._db.transaction() as conn:
+            row = conn.execute(
+                "SELECT json_extract(body, '$.seal') FROM certificates WHERE tenant = ?"
+                " ORDER BY rowid DESC LIMIT 1",
+                (tenant,),
+            ).fetchone()
+            certificate = seal(None if row is None else str(row[0]))
+            try:
                 conn.execute(
                     "INSERT INTO certificates (certificate_id, tenant, question_id, body)"
                     " VALUES (?, ?, ?, ?)",
                     (
                         certificate.certificate_id,
-                        certificate.tenant,
+                        tenant,
                         certificate.question_id,
                         certificate.model_dump_json(),
                     ),
                 )
-        except sqlite3.IntegrityError as error:
-            raise AlreadyExists(
-                f"certificate {certificate.certificate_id} already exists"
-            ) from error
+            except sqlite3.IntegrityError as error:
+                raise AlreadyExists(
+                    f"certificate {certificate.certificate_id} already exists"
+                ) from error
+        return certificate
 
     def get(self, certificate_id: str) -> Certificate | None:
         with self._db.read() as conn:
@@ -204,3 +219,18 @@ class SqliteCertificateStore:
                 "SELECT body FROM certificates WHERE certificate_id = ?", (certificate_id,)
             ).fetchone()
         return None if row is None else Certificate.model_validate_json(row[0])
+
+    def history(self, tenant: str) -> Iterator[Certificate]:
+        after = 0
+        while True:
+            with self._db.read() as conn:
+                rows = conn.execute(
+                    "SELECT rowid, body FROM certificates WHERE tenant = ? AND rowid > ?"
+                    " ORDER BY rowid LIMIT ?",
+                    (tenant, after, self.PAGE),
+                ).fetchall()
+            for _, body in rows:
+                yield Certificate.model_validate_json(body)
+            if len(rows) < self.PAGE:
+                return
+            after = rows[-1][0]

@@ -86,6 +86,8 @@ export const api = {
       body: file,
       contentType: "application/pdf",
     }),
+  capabilities: () => request("GET", "/v1/capabilities"),
+  certificate: (id) => request("GET", `/v1/certificates/${encodeURIComponent(id)}`),
   verifyCertificate: (id) =>
     request("POST", `/v1/certificates/${encodeURIComponent(id)}/verify`),
   uploadTarget: (fileName) =>

@@ -1,6 +1,6 @@
 // The certiq page: a conversation, each answer beside its highlighted sources.
 import { api, ApiError, auth, sendToTarget, sleep, TERMINAL, DOCUMENT_DONE } from "./api.js";
-import { language, setLanguage, statusLabel, t, translatePage } from "./i18n.js";
+import { labelIn, language, setLanguage, statusLabel, t, translatePage } from "./i18n.js";
 
 const POLL_MS = 300;
 const CONVERSATION_KEY = "certiq.conversation";
@@ -10,6 +10,7 @@ const state = {
   conversationId: null,
   turns: [], // {questionId, question, status, reason, response}
   active: null, // {questionId, citationIds, docId, page}
+  capabilities: null, // {index_language, translation}: GET /v1/capabilities
 };
 
 // --- small DOM helpers ----------------------------------------------------------------------
@@ -197,7 +198,7 @@ function renderAnswer(turn, response) {
   if (!shown.length && !response.answer && !response.message) parts.push(el("p", { class: "message", text: t("noAnswer") }));
   if (response.related?.length) parts.push(renderRelated(response.related));
   if (withheld.length) parts.push(renderWithheld(turn, withheld, byId, response));
-  if (response.certificate_id) parts.push(renderCertificate(response.certificate_id));
+  if (response.certificate_id) parts.push(renderCertificate(turn, response));
   return el("div", { class: "answer-block" }, parts);
 }
 
@@ -269,31 +270,90 @@ function sealIcon() {
   return svg;
 }
 
-function renderCertificate(certificateId) {
+// The check of each answer's certificate, once per certificate: renders repeat, requests don't.
+const certificateChecks = new Map();
+
+function checkCertificate(certificateId, response, question) {
+  const key = `${certificateId}\u0000${JSON.stringify(response.statements || [])}\u0000${response.answer || ""}`;
+  if (!certificateChecks.has(key)) {
+    certificateChecks.set(key, (async () => {
+      const [check, certificate] = await Promise.all([
+        api.verifyCertificate(certificateId),
+        api.certificate(certificateId),
+      ]);
+      return { check, differences: differencesFromShown(response, question, certificate) };
+    })());
+  }
+  return certificateChecks.get(key);
+}
+
+function differencesFromShown(response, question, certificate) {
+  // What the page shows, held against what the certificate sealed: the question, every
+  // statement's words and state, every quote. A valid certificate beside an answer edited
+  // after sealing must fail here, not pass on the certificate alone.
+  const differences = [];
+  if (question != null && question !== certificate.question) differences.push("question");
+  const claims = new Map((certificate.claims || []).map((claim) => [claim.id, claim]));
+  const statements = response.statements || [];
+  statements.forEach((statement, index) => {
+    const sealed = statement.claim_ids.map((id) => claims.get(id));
+    const where = `statement ${index + 1}`;
+    if (!sealed.length || sealed.some((claim) => !claim || !claim.decision)) {
+      differences.push(`${where}: not in the certificate`);
+      return;
+    }
+    if (sealed.some((claim) => (claim.source ?? claim.text) !== statement.text)) differences.push(`${where}: text`);
+    const states = sealed.map((claim) => claim.decision.state);
+    const expected = states.includes("BLOCKED") ? "BLOCKED" : states.every((state) => state === "VERIFIED") ? "VERIFIED" : "UNVERIFIED";
+    const consistent = statement.state === expected || (expected === "VERIFIED" && statement.state === "UNVERIFIED");
+    if (!consistent || (statement.shown && statement.state === "BLOCKED")) differences.push(`${where}: state`);
+  });
+  if (!statements.length && response.answer) {
+    const sealedAnswer = certificate.shown?.answer ?? certificate.answer;
+    if (response.answer !== sealedAnswer) differences.push("answer");
+  }
+  const citations = new Map((certificate.citations || []).map((citation) => [citation.id, citation]));
+  for (const citation of response.citations || []) {
+    const sealed = citations.get(citation.id);
+    if (!sealed || sealed.quote !== citation.quote || sealed.doc_id !== citation.doc_id || sealed.page !== citation.page) {
+      differences.push(`quote ${citation.id}`);
+    }
+  }
+  return differences;
+}
+
+function renderCertificate(turn, response) {
+  const certificateId = response.certificate_id;
   const result = el("span", { class: "certificate-result", role: "status", "aria-live": "polite" });
+  const run = async (fresh) => {
+    badge.disabled = true;
+    result.className = "certificate-result";
+    result.textContent = t("verifying");
+    if (fresh) certificateChecks.clear();
+    try {
+      const { check, differences } = await checkCertificate(certificateId, response, turn.question);
+      const matches = differences.length === 0;
+      result.classList.add(check.valid && matches ? "certificate-valid" : "certificate-invalid");
+      result.dataset.shownMatches = String(matches);
+      if (!check.valid) result.textContent = t("certificateInvalid", { field: check.first_difference || "seal" });
+      else if (!matches) result.textContent = t("certificateMismatch", { what: differences.join(", ") });
+      else result.textContent = t("certificateValid");
+    } catch (error) {
+      result.classList.add("certificate-invalid");
+      result.textContent = t("certificateError", { message: error.message });
+    } finally {
+      badge.disabled = false;
+    }
+  };
   const badge = el("button", {
     type: "button",
     class: "certificate-badge",
     "aria-label": t("verifyCertificate", { id: certificateId }),
     dataset: { certificate: certificateId },
-    onclick: async () => {
-      badge.disabled = true;
-      result.className = "certificate-result";
-      result.textContent = t("verifying");
-      try {
-        const check = await api.verifyCertificate(certificateId);
-        result.classList.add(check.valid ? "certificate-valid" : "certificate-invalid");
-        result.textContent = check.valid
-          ? t("certificateValid")
-          : t("certificateInvalid", { field: check.first_difference || "seal" });
-      } catch (error) {
-        result.classList.add("certificate-invalid");
-        result.textContent = t("certificateError", { message: error.message });
-      } finally {
-        badge.disabled = false;
-      }
-    },
+    onclick: () => run(true),
   }, sealIcon(), `${t("certificate")} ${certificateId.slice(0, 13)}…`);
+  // Checked as soon as it is shown: the badge speaks for the answer on screen.
+  run(false);
   return el("div", { class: "certificate" }, badge, result);
 }
 
@@ -573,8 +633,42 @@ function wireSignIn() {
   });
 }
 
+function languageName(code) {
+  try {
+    return new Intl.DisplayNames([language()], { type: "language" }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+function applyQuestionHint() {
+  // Without a translation model a question is searched as written: in any language but the
+  // documents' it finds next to nothing, so the page never suggests asking in one.
+  const capabilities = state.capabilities;
+  const hint = $("translation-hint");
+  const mismatch = Boolean(capabilities && !capabilities.translation && language() !== capabilities.index_language);
+  hint.hidden = !mismatch;
+  if (!mismatch) return;
+  const name = languageName(capabilities.index_language);
+  const example = labelIn(capabilities.index_language, "questionPlaceholder");
+  $("question").placeholder = example
+    ? t("questionPlaceholderIn", { language: name, example })
+    : t("questionPlaceholderAny", { language: name });
+  hint.textContent = t("noTranslation", { language: name });
+}
+
+async function loadCapabilities() {
+  try {
+    state.capabilities = await api.capabilities();
+  } catch {
+    state.capabilities = null; // an older server: no hint rather than a wrong one
+  }
+  applyQuestionHint();
+}
+
 function applyLanguage() {
   translatePage();
+  applyQuestionHint();
   showSignedIn();
   $("language-toggle").textContent = t("languageToggle");
   renderConversation();
@@ -636,4 +730,4 @@ setLanguage(language());
 wire();
 wireSignIn();
 applyLanguage();
-restoreConversation().finally(() => document.body.setAttribute("data-ready", "true"));
+Promise.allSettled([restoreConversation(), loadCapabilities()]).finally(() => document.body.setAttribute("data-ready", "true"));

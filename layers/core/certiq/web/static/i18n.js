@@ -11,6 +11,9 @@ const LABELS = {
     emptyConversation: "Ask a question about your documents.",
     questionLabel: "Your question",
     questionPlaceholder: "How long are backups kept?",
+    questionPlaceholderIn: "Ask in {language}, the documents' language: {example}",
+    questionPlaceholderAny: "Ask in {language}, the documents' language",
+    noTranslation: "No translation model is configured: ask in {language}, the documents' language. A question in another language is searched as written and finds next to nothing.",
     ask: "Ask",
     sources: "Sources",
     noSources: "Sources of the selected answer appear here.",
@@ -34,8 +37,9 @@ const LABELS = {
     certificate: "Certificate",
     verifyCertificate: "Verify certificate {id}",
     verifying: "Verifying…",
-    certificateValid: "Certificate valid: seal and signature check",
+    certificateValid: "Certificate valid: seal and signature check, and it matches what is shown",
     certificateInvalid: "Certificate invalid: {field} changed",
+    certificateMismatch: "Not what was certified: {what} differs from the sealed certificate",
     certificateError: "Could not verify: {message}",
     noAnswer: "No answer.",
     relatedReading: "Related reading (these passages do not state the answer):",
@@ -87,6 +91,9 @@ const LABELS = {
     emptyConversation: "Posez une question sur vos documents.",
     questionLabel: "Votre question",
     questionPlaceholder: "Combien de temps les sauvegardes sont-elles conservées ?",
+    questionPlaceholderIn: "Posez la question en {language}, la langue des documents : {example}",
+    questionPlaceholderAny: "Posez la question en {language}, la langue des documents",
+    noTranslation: "Aucun modèle de traduction n’est configuré : posez vos questions en {language}, la langue des documents. Une question dans une autre langue est cherchée telle quelle et ne trouve presque rien.",
     ask: "Demander",
     sources: "Sources",
     noSources: "Les sources de la réponse choisie s'affichent ici.",
@@ -110,8 +117,9 @@ const LABELS = {
     certificate: "Certificat",
     verifyCertificate: "Vérifier le certificat {id}",
     verifying: "Vérification…",
-    certificateValid: "Certificat valide : sceau et signature vérifiés",
+    certificateValid: "Certificat valide : sceau et signature vérifiés, conforme à ce qui est affiché",
     certificateInvalid: "Certificat invalide : {field} a changé",
+    certificateMismatch: "Ce n’est pas ce qui a été certifié : {what} diffère du certificat scellé",
     certificateError: "Vérification impossible : {message}",
     noAnswer: "Pas de réponse.",
     relatedReading: "À lire (ces passages n'énoncent pas la réponse) :",
@@ -173,6 +181,11 @@ export function setLanguage(code) {
   current = code in LABELS ? code : "en";
   localStorage.setItem(STORAGE_KEY, current);
   document.documentElement.lang = current;
+}
+
+/** The label for key in another language, when the page has that language. */
+export function labelIn(code, key) {
+  return LABELS[code]?.[key];
 }
 
 /** The label for key in the current language, with {name} placeholders filled in. */

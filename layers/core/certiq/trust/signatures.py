@@ -1,0 +1,75 @@
+"""Signature checks anyone can repeat with the published public key and nothing else.
+
+certiq signs a certificate's seal asymmetrically: Ed25519 with the local key file, ECDSA over
+NIST P-256 with SHA-256 with a KMS key in AWS (KMS returns the DER encoding, which is what
+``cryptography`` reads). The private key never leaves its holder; the public key (PEM,
+SubjectPublicKeyInfo) is what `certiq public-key` and ``GET /v1/signing-key`` publish.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+from typing import Final
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+
+from certiq.errors import CertiqError
+
+ED25519: Final = "ed25519"
+ECDSA_P256_SHA256: Final = "ecdsa-p256-sha256"
+
+PublicKey = ed25519.Ed25519PublicKey | ec.EllipticCurvePublicKey
+
+
+def load_public_key(pem: str | bytes) -> PublicKey:
+    """Reads a PEM public key certiq can check with; raises CertiqError for anything else."""
+    data = pem.encode("ascii", errors="replace") if isinstance(pem, str) else pem
+    try:
+        key = serialization.load_pem_public_key(data)
+    except (ValueError, TypeError) as error:
+        raise CertiqError("not a PEM public key (-----BEGIN PUBLIC KEY-----)") from error
+    if isinstance(key, ed25519.Ed25519PublicKey):
+        return key
+    if isinstance(key, ec.EllipticCurvePublicKey) and isinstance(key.curve, ec.SECP256R1):
+        return key
+    raise CertiqError("certiq signatures use Ed25519 or ECDSA P-256 keys; this key is neither")
+
+
+def algorithm_of(key: PublicKey) -> str:
+    return ED25519 if isinstance(key, ed25519.Ed25519PublicKey) else ECDSA_P256_SHA256
+
+
+def public_pem(key: PublicKey) -> str:
+    return key.public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    ).decode("ascii")
+
+
+def fingerprint(key: PublicKey) -> str:
+    """SHA-256 of the key's DER SubjectPublicKeyInfo, hex: what a reader compares by eye."""
+    der = key.public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    return hashlib.sha256(der).hexdigest()
+
+
+def verify_signature(key: PublicKey, message: bytes, signature: str) -> bool:
+    """True when ``signature`` (base64) is the key's signature of ``message``; never raises."""
+    try:
+        raw = base64.b64decode(signature.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError):
+        return False
+    if not raw:
+        return False
+    try:
+        if isinstance(key, ed25519.Ed25519PublicKey):
+            key.verify(raw, message)
+        else:
+            key.verify(raw, message, ec.ECDSA(hashes.SHA256()))
+    except (InvalidSignature, ValueError):
+        return False
+    return True
