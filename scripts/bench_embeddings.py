@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "layers" / "core"))
 
 from certiq.adapters.local.minilm import MiniLmEmbedder  # noqa: E402
 
-DATA = Path(os.environ.get("CERTIQ_SCIFACT", ROOT.parent / "shared" / "data" / "scifact"))
+DATA = Path(os.environ.get("SCIFACT_DIR", ROOT.parent / "shared" / "data" / "scifact"))
 Embed = Callable[[Sequence[str]], NDArray[np.float32]]
 
 

@@ -2,7 +2,7 @@
 box on its page, reload, verify the certificate, delete the file and see the tombstone.
 
 Chromium is Debian's package (/usr/bin/chromium, installed by `make test`), driven by the
-playwright package through executable_path: no browser is downloaded. Set CERTIQ_TEST_SCREENSHOT
+playwright package through executable_path: no browser is downloaded. Set TEST_SCREENSHOT
 to a path to keep the screenshot of the highlighted citation (docs/screenshot.png is one).
 """
 
@@ -222,7 +222,7 @@ def test_an_answer_opens_its_cited_box_survives_a_reload_and_shows_a_deleted_fil
     screenshot = tmp_path / "screenshot.png"
     page.screenshot(path=str(screenshot), full_page=False)
     assert screenshot.stat().st_size > 10_000
-    keep = os.environ.get("CERTIQ_TEST_SCREENSHOT")
+    keep = os.environ.get("TEST_SCREENSHOT")
     if keep:
         Path(keep).write_bytes(screenshot.read_bytes())
 

@@ -120,6 +120,36 @@ def test_task_retries_transient_errors(state_name: str) -> None:
     assert all(retrier.get("MaxAttempts", 3) >= 1 for retrier in retriers)
 
 
+# Steps that may call a model provider: a stalled provider often answers a second call.
+MODEL_STEPS = {
+    "Redact personal data",
+    "Detect language",
+    "Draft answer",
+    "Verify claims",
+    "Guard answer",
+}
+# How a task that ran out of time arrives: the state's TimeoutSeconds (locally, and in AWS if the
+# function outlived it), the Lambda runtime's timeout, or an invocation that ended with no error
+# type (out of memory or time).
+TIMEOUT_ERRORS = {"States.Timeout", "Sandbox.Timedout", "Lambda.Unknown"}
+
+
+@pytest.mark.parametrize("state_name", sorted(TASKS))
+def test_a_timeout_is_retried_once_for_model_steps_and_never_for_the_others(
+    state_name: str,
+) -> None:
+    # GIVEN a Task's retriers
+    retriers = TASKS[state_name].get("Retry", [])
+    on_timeout = [r for r in retriers if TIMEOUT_ERRORS & set(r["ErrorEquals"])]
+    if state_name in MODEL_STEPS:
+        # THEN a model step retries every form a timeout takes, once
+        assert len(on_timeout) == 1 and set(on_timeout[0]["ErrorEquals"]) == TIMEOUT_ERRORS
+        assert on_timeout[0]["MaxAttempts"] == 1
+    else:
+        # THEN any other step is caught at once: a second run of the same work would time out too
+        assert on_timeout == []
+
+
 @pytest.mark.parametrize("state_name", sorted(set(TASKS) - {FAILURE_STATE}))
 def test_task_failure_is_caught_and_recorded(state_name: str) -> None:
     # GIVEN a Task other than the failure recorder

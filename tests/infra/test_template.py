@@ -14,11 +14,10 @@ from typing import Any
 import pytest
 from cfnlint.api import lint, lint_file
 from cfnlint.decode import decode
-from pydantic import BaseModel
 from samtranslator.translator.transform import transform
 
 from certiq.adapters.aws.tables import attribute_definitions, global_secondary_indexes, key_schema
-from certiq.config import Settings
+from certiq.config import Settings, env_names
 
 pytestmark = pytest.mark.infra
 
@@ -99,21 +98,8 @@ def sam_transform(template: dict[str, Any]) -> dict[str, Any]:
         return transform(package(template), {}, NoManagedPolicies())  # type: ignore[arg-type]
 
 
-def settings_env_names(model: type[BaseModel], prefix: str, delimiter: str) -> set[str]:
-    """Every leaf variable a pydantic-settings model reads: groups nest with the delimiter."""
-    names: set[str] = set()
-    for field_name, field in model.model_fields.items():
-        annotation = field.annotation
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            names |= settings_env_names(annotation, f"{prefix}{field_name}{delimiter}", delimiter)
-        else:
-            names.add(f"{prefix}{field_name}".upper())
-    return names
-
-
 def allowed_env_names() -> set[str]:
-    config = Settings.model_config
-    return settings_env_names(Settings, config["env_prefix"], config["env_nested_delimiter"])
+    return env_names()
 
 
 def policy_documents(resources: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:

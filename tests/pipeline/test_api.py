@@ -393,6 +393,9 @@ def test_documents_lists_the_ingested_documents_as_indexed(api: Api) -> None:
     assert set(listed) == {document.doc_id for document in api.documents}
     assert {document["file_name"] for document in body} == {"backups.pdf", "office.pdf"}
     assert {document["status"] for document in body} == {"INDEXED"}
+    # AND no record shows where the server keeps its files: a local original is named, not located
+    assert {document["uri"] for document in body} == {"local:backups.pdf", "local:office.pdf"}
+    assert str(api.deps.settings.home) not in json.dumps(body)
 
 
 def test_a_document_is_read_by_id_and_an_unknown_one_is_404(api: Api) -> None:

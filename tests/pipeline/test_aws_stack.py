@@ -749,7 +749,10 @@ def test_a_failing_step_is_caught_recorded_and_fails_the_execution(indexed: Stac
     # AND the question is FAILED with the reason the step raised
     status, view = stack.api("GET", f"/v1/questions/{question_id}")
     assert status == 200 and view["status"] == QuestionStatus.FAILED.value
-    assert "ResourceNotFoundException" in (view["reason"] or "")
+    # AND the reason is the error's name alone: Step Functions' Cause (Lambda's error envelope,
+    # with its stack trace and /var/task paths) stays in the execution history
+    assert view["reason"] == "ResourceNotFoundException: an internal error ended the question"
+    assert "stackTrace" not in json.dumps(view) and "/var/task" not in json.dumps(view)
 
 
 def test_a_question_that_ends_early_takes_the_choice_out(indexed: Stack) -> None:

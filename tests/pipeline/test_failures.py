@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 import pytest
 
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
-from certiq.errors import TransientError
+from certiq.errors import ConfigurationError, TransientError
 from certiq.ingestion.service import Upload, ingest
 from certiq.models import QuestionStatus, SearchHit
 from certiq.ports import SearchIndex
@@ -78,12 +79,36 @@ def test_an_error_in_a_step_is_caught_and_recorded_as_failed(deps: Deps) -> None
     record = deps.questions.get(state.question_id)
     assert record is not None
     assert record.status is QuestionStatus.FAILED
-    assert record.reason is not None
-    assert "RuntimeError" in record.reason and "search engine unreachable" in record.reason
+    # AND its reason names the error and nothing internal: the message of an error that is not
+    # certiq's own may hold anything, so it stays in the execution's history
+    assert record.reason == "RuntimeError: an internal error ended the question"
     assert record.response is not None
     assert record.response.status is QuestionStatus.FAILED
     assert record.response.message and "RuntimeError" in record.response.message
     assert deps.certificates.get(f"cert-{state.question_id}") is None
+
+
+def test_a_failed_question_shows_no_stack_trace_and_no_server_path(
+    deps: Deps, tmp_path: Path
+) -> None:
+    # GIVEN a step failing with certiq's own error, whose message names a server file, raised
+    # from deep in the code (so the Cause carries a stack trace, as Lambda's does)
+    path = tmp_path / "index" / "chunks.db"
+    index = FailingSearchIndex(deps.index, ConfigurationError(f"cannot open {path}"))
+    failing = dataclasses.replace(deps, index=index)
+    state = receive(QUESTION, failing)
+
+    # WHEN it runs, and the Catch hands Record failure the Cause (Lambda's envelope)
+    run = LocalRuntime(failing, sleep=lambda _: None).run(state)
+    assert run.execution.visited[-2:] == ["Record failure", "Question failed"]
+
+    # THEN the question's reason, as the API returns it, keeps the message, masks the path and
+    # carries no trace
+    record = deps.questions.get(state.question_id)
+    assert record is not None
+    assert record.reason == "ConfigurationError: cannot open [path]"
+    view = json.dumps(record.model_dump(mode="json"))
+    assert str(tmp_path) not in view and "stackTrace" not in view and ".py" not in view
 
 
 def test_a_transient_error_is_retried_and_the_question_completes(deps: Deps) -> None:

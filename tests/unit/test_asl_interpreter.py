@@ -478,10 +478,9 @@ def test_exhausted_retries_fall_into_catch_with_error_at_result_path() -> None:
     assert sleep.calls == [1.0, 1.0]
     assert run.status == "SUCCEEDED"
     assert run.visited == ["T", "Handle"]
-    assert run.output == {
-        "question_id": "q1",
-        "error": {"Error": "TransientError", "Cause": "down"},
-    }
+    assert run.output["question_id"] == "q1"
+    assert run.output["error"]["Error"] == "TransientError"
+    assert json.loads(run.output["error"]["Cause"])["errorMessage"] == "down"
 
 
 def test_catch_without_result_path_replaces_the_input_with_the_error() -> None:
@@ -512,7 +511,8 @@ def test_non_matching_errors_are_not_retried_and_fail_the_execution() -> None:
     assert len(step.inputs) == 1
     assert sleep.calls == []
     assert run.status == "FAILED"
-    assert (run.error, run.cause) == ("ValueError", "bad input")
+    assert run.error == "ValueError"
+    assert run.cause is not None and json.loads(run.cause)["errorMessage"] == "bad input"
 
 
 def test_first_matching_retrier_wins_even_when_exhausted() -> None:
@@ -770,7 +770,11 @@ def test_real_file_failing_step_is_retried_then_recorded_and_fails() -> None:
     assert run.error == doc["States"]["Question failed"]["Error"]
     [record_input] = pipeline.inputs["${RecordFailureFunctionArn}"]
     assert record_input["question_id"] == "q3"
-    assert record_input["error"] == {"Error": "TransientError", "Cause": "index down"}
+    assert record_input["error"]["Error"] == "TransientError"
+    # AND its Cause is the envelope Lambda's Python runtime returns, as Step Functions passes it
+    envelope = json.loads(record_input["error"]["Cause"])
+    assert (envelope["errorType"], envelope["errorMessage"]) == ("TransientError", "index down")
+    assert envelope["stackTrace"]
 
 
 def test_real_file_non_retryable_error_goes_straight_to_record_failure() -> None:

@@ -141,13 +141,13 @@ def test_block_policy_lets_a_question_without_personal_data_through(tmp_path: Pa
 def test_failure_before_redact_stores_masked_question_and_cause(deps: Deps) -> None:
     # GIVEN a question that failed in Validate, with the raw value in the error's cause
     state = receive("Why was ann@example.com refused?", deps).model_copy(
-        update={"error": StepError(Error="ValueError", Cause="bad input ann@example.com")}
+        update={"error": StepError(Error="InvalidRequest", Cause="bad input ann@example.com")}
     )
     run(state, deps, "record_failure")
     record = deps.questions.get(state.question_id)
     assert record is not None and record.response is not None
     assert record.response.question == "Why was [EMAIL_1] refused?"
-    assert record.reason == "ValueError: bad input [EMAIL_1]"
+    assert record.reason == "InvalidRequest: bad input [EMAIL_1]"
 
 
 # --- Detect language -------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 import pytest
@@ -413,10 +414,50 @@ def test_record_failure_stores_failed_with_the_error_as_reason(deps: Deps) -> No
     record = deps.questions.get(state.question_id)
     assert record is not None and record.response is not None
     assert record.status is QuestionStatus.FAILED
-    assert record.reason is not None
-    assert "RuntimeError" in record.reason and "the index is down" in record.reason
+    assert record.reason == "RuntimeError: an internal error ended the question"
     assert record.response.status is QuestionStatus.FAILED
     assert record.response.message is not None and "RuntimeError" in record.response.message
+
+
+@pytest.mark.parametrize(
+    ("error", "reason"),
+    [
+        (
+            StepError(
+                Error="TransientError",
+                Cause=json.dumps(
+                    {
+                        "errorMessage": "index at /var/task/data/x.db unreachable",
+                        "errorType": "TransientError",
+                        "stackTrace": ['  File "/var/task/app.py", line 4, in lambda_handler\n'],
+                    }
+                ),
+            ),
+            "TransientError: index at [path] unreachable",
+        ),
+        (StepError(Error="ValueError", Cause='{"errorMessage": "/etc/x"}'), None),
+        (StepError(Error="States.Timeout", Cause=""), "the step took longer than its time limit"),
+        (StepError(Error="Lambda.Unknown", Cause="Returned payload: ..."), "out of time"),
+        (StepError(Error="InvalidRequest", Cause="mail a.b@example.com"), "[EMAIL_1]"),
+    ],
+)
+def test_a_failure_reason_keeps_certiq_messages_and_drops_traces_and_paths(
+    deps: Deps, error: StepError, reason: str | None
+) -> None:
+    # GIVEN the error a Catch handed over, as Lambda and Step Functions shape it
+    state = ask(deps).model_copy(update={"error": error})
+    # WHEN the failure is recorded
+    STEPS["record_failure"](state, deps)
+    # THEN the reason names the error, keeps a certiq message (paths masked, personal data
+    # masked), and never carries a trace, a path or another library's message
+    record = deps.questions.get(state.question_id)
+    assert record is not None and record.reason is not None
+    assert record.reason.startswith(error.Error)
+    assert "File " not in record.reason and "/var/" not in record.reason
+    if reason is None:
+        assert record.reason == f"{error.Error}: an internal error ended the question"
+    else:
+        assert reason in record.reason
 
 
 # --- every step ------------------------------------------------------------------------------

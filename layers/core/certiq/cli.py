@@ -11,8 +11,8 @@ import click
 from pydantic import ValidationError
 
 from certiq.bootstrap import build_deps, build_embedder, build_orchestrator
-from certiq.config import Settings
-from certiq.errors import CertiqError
+from certiq.config import Settings, load_settings
+from certiq.errors import CertiqError, ConfigurationError
 from certiq.evaluation.retrieval import corpus_home, evaluate, prepare_corpus
 from certiq.evaluation.verification import read_pairs, score_pairs
 from certiq.ingestion.service import Upload, ingest
@@ -42,7 +42,12 @@ def main(ctx: click.Context) -> None:
 
     Data lives under CERTIQ_HOME (default ~/.certiq).
     """
-    ctx.obj = Settings()
+    try:
+        ctx.obj = load_settings()
+    except ConfigurationError as error:
+        # One line naming the variable, not a traceback; 2 as click uses for usage errors.
+        click.echo(f"certiq: {error}", err=True)
+        sys.exit(2)
 
 
 def _deps() -> Deps:

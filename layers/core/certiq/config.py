@@ -6,14 +6,18 @@ CERTIQ_RETRIEVAL__TOP_K=5). Unknown fields are refused.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
+import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from certiq.errors import ConfigurationError
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
@@ -449,6 +453,57 @@ class Settings(BaseSettings):
         return hashlib.sha256(json.dumps(shaping, sort_keys=True).encode()).hexdigest()
 
 
+def env_names(model: type[BaseModel] = Settings, prefix: str = "") -> set[str]:
+    """Every leaf variable a settings model reads (CERTIQ_RETRIEVAL__TOP_K): groups nest with
+    the delimiter."""
+    config = Settings.model_config
+    prefix = prefix or str(config["env_prefix"])
+    delimiter = str(config["env_nested_delimiter"])
+    names: set[str] = set()
+    for field_name, field in model.model_fields.items():
+        annotation = field.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            names |= env_names(annotation, f"{prefix}{field_name}{delimiter}".upper())
+        else:
+            names.add(f"{prefix}{field_name}".upper())
+    return names
+
+
+def load_settings() -> Settings:
+    """The settings from the environment, or a ConfigurationError whose message names each wrong
+    variable in one line (and the nearest valid name): an unknown CERTIQ_ name is refused."""
+    environ = os.environ
+    prefix = str(Settings.model_config["env_prefix"])
+    known = env_names()
+    # A whole group may also be given as JSON (CERTIQ_RETRIEVAL='{"top_k": 5}').
+    groups = {name.rsplit("__", 1)[0] for name in known if "__" in name}
+    problems = [
+        _unknown(name, known)
+        for name in sorted(environ)
+        if name.upper().startswith(prefix) and name.upper() not in known | groups
+    ]
+    if not problems:
+        try:
+            return Settings()
+        except ValidationError as error:
+            problems = [_invalid(detail, prefix, known) for detail in error.errors()]
+    raise ConfigurationError("; ".join(problems))
+
+
+def _unknown(name: str, known: set[str]) -> str:
+    nearest = difflib.get_close_matches(name.upper(), sorted(known), n=1, cutoff=0.6)
+    hint = f" (did you mean {nearest[0]}?)" if nearest else ""
+    return f"unknown setting {name}{hint}"
+
+
+def _invalid(detail: Any, prefix: str, known: set[str]) -> str:
+    delimiter = str(Settings.model_config["env_nested_delimiter"])
+    name = (prefix + delimiter.join(str(part) for part in detail["loc"])).upper()
+    if detail["type"] == "extra_forbidden":
+        return _unknown(name, known)
+    return f"{name}: {detail['msg']}"
+
+
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    return Settings()
+    return load_settings()

@@ -31,7 +31,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from certiq.api.static import load_static
-from certiq.api.views import conversation_view, question_view
+from certiq.api.views import conversation_view, document_view, question_view
 from certiq.config import Settings
 from certiq.errors import IngestionError, InvalidRequest
 from certiq.errors import NotFound as BlobNotFound
@@ -269,6 +269,8 @@ def create_app(
         data = _check_size(app, settings)
         if data:
             upload = documents_intake.accept(file_name, data, collection)
+            if upload.document is not None:
+                upload.document = document_view(upload.document)
             return Response(status_code=202, content_type=JSON, body=upload)
         return Response(
             status_code=201, content_type=JSON, body=documents_intake.presign(file_name)
@@ -276,15 +278,15 @@ def create_app(
 
     @app.get("/v1/documents", responses=_ok("every document of the tenant"))
     def list_documents() -> list[DocumentRecord]:
-        return deps.documents.list(tenant)
+        return [document_view(record) for record in deps.documents.list(tenant)]
 
     @app.get("/v1/documents/<doc_id>", responses=_ok("the document's record"))
     def get_document(doc_id: str) -> DocumentRecord:
-        return _document(deps, doc_id)
+        return document_view(_document(deps, doc_id))
 
     @app.delete("/v1/documents/<doc_id>", responses=_ok("the DELETED tombstone"))
     def delete_document(doc_id: str) -> DocumentRecord:
-        return documents_intake.delete(_document(deps, doc_id))
+        return document_view(documents_intake.delete(_document(deps, doc_id)))
 
     @app.get(
         "/v1/documents/<doc_id>/pages/<page>.png",

@@ -6,14 +6,27 @@ views recompute SourceSummary.status on read so an old answer shows the file as 
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
+from urllib.parse import unquote, urlparse
+
 from certiq.models import (
     ConversationView,
+    DocumentRecord,
     DocumentStatus,
     QAResponse,
     QuestionRecord,
     QuestionView,
 )
 from certiq.ports import DocumentStore
+
+
+def document_view(record: DocumentRecord) -> DocumentRecord:
+    """The record as a client sees it: where the server keeps a local original is its own
+    business, so a file: URI becomes local:<file name>."""
+    if not record.uri.startswith("file:"):
+        return record
+    name = PurePosixPath(unquote(urlparse(record.uri).path)).name
+    return record.model_copy(update={"uri": f"local:{name}"})
 
 
 def with_current_sources(response: QAResponse, tenant: str, documents: DocumentStore) -> QAResponse:

@@ -34,6 +34,7 @@ import json
 import random
 import re
 import time
+import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,7 +96,19 @@ def error_name(exc: BaseException) -> str:
 
 
 def _error_cause(exc: BaseException) -> str:
-    return exc.cause if isinstance(exc, StatesError) else str(exc)
+    """The Cause a Catch hands on. For an exception from a task, the JSON envelope Lambda's Python
+    runtime returns for a failed invocation, stack trace included, as Step Functions passes it:
+    whatever reads a Cause locally reads what it will read in AWS."""
+    if isinstance(exc, StatesError):
+        return exc.cause
+    return json.dumps(
+        {
+            "errorMessage": str(exc),
+            "errorType": error_name(exc),
+            "requestId": "",
+            "stackTrace": traceback.format_tb(exc.__traceback__),
+        }
+    )
 
 
 class HistoryEvent(NamedTuple):
