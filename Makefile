@@ -68,6 +68,7 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_answering.py
 	OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/bench_policyqa.py
 	$(BIN)/python scripts/bench_coldstart.py
+	$(BIN)/python scripts/bench_serve.py
 
 # The evaluation report (README, "Evaluation report"): docs/report/README.md and its plots.
 # Heavy like bench: the first run embeds SciFact (about 15 minutes), shared with `make bench`.

@@ -39,13 +39,14 @@ from certiq.adapters.aws.opensearch_index import (
     load_index_body,
 )
 from certiq.bootstrap import _search_index
-from certiq.config import REPO_ROOT, OpenSearchSettings, Settings
+from certiq.config import OpenSearchSettings, Settings
 from certiq.errors import ConfigurationError, TransientError
 from certiq.models import Chunk
 from tests.fakes import make_chunk
 
 pytestmark = pytest.mark.contract
 
+REPO_ROOT = Path(__file__).resolve().parents[2]
 PACKAGED_BODY = REPO_ROOT / "layers/core/certiq/adapters/aws" / INDEX_BODY_FILE
 INFRA_BODY = REPO_ROOT / "infra/opensearch/chunks.index.json"
 

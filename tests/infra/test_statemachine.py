@@ -52,9 +52,9 @@ def function_timeout(logical_id: str) -> int:
 
 def test_state_machine_is_standard_traced_logged_and_reads_the_asl_file() -> None:
     # GIVEN the state machine resource
-    # THEN it is a STANDARD machine defined by infra/statemachine/answer.asl.json
+    # THEN it is a STANDARD machine defined by the package's statemachine/answer.asl.json
     assert MACHINE["Type"] == "STANDARD"
-    assert MACHINE["DefinitionUri"] == "infra/statemachine/answer.asl.json"
+    assert MACHINE["DefinitionUri"] == "layers/core/certiq/statemachine/answer.asl.json"
     assert "Definition" not in MACHINE
     # AND it is traced and logs to a CloudWatch log group of the stack
     assert MACHINE["Tracing"] == {"Enabled": True}

@@ -13,6 +13,8 @@ import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
+from email.message import Message
 from pathlib import Path
 from typing import Any, TypedDict, Unpack
 
@@ -27,7 +29,7 @@ from certiq.api.pages import PNG_SIGNATURE
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
 from certiq.ingestion.service import Upload, ingest
-from certiq.models import DocumentRecord
+from certiq.models import DocumentRecord, DocumentStatus
 from certiq.runtime.local import LocalRuntime
 from certiq.runtime.server import ApiServer, make_server
 from certiq.steps.deps import Deps
@@ -74,8 +76,9 @@ class Api:
         raw: bytes | None = None,
         content_type: str = "application/json",
         headers: dict[str, str] | None = None,
-    ) -> tuple[int, dict[str, str], bytes]:
-        """Sends a request; returns the status, the response headers and the raw body."""
+    ) -> tuple[int, Message, bytes]:
+        """Sends a request; returns the status, the response headers (names case-insensitive, as
+        HTTP has them) and the raw body."""
         data = raw if raw is not None else None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(
             self.base_url + path,
@@ -85,9 +88,9 @@ class Api:
         )
         try:
             with urllib.request.urlopen(request, timeout=30) as response:
-                return response.status, dict(response.headers), response.read()
+                return response.status, response.headers, response.read()
         except urllib.error.HTTPError as error:
-            return error.code, dict(error.headers), error.read()
+            return error.code, error.headers, error.read()
 
     def ask(self, question: str = QUESTION) -> dict[str, Any]:
         status, body = self.call("POST", "/v1/questions?wait=true", {"question": question})
@@ -114,17 +117,13 @@ def api(tmp_path: Path, make_pdf: MakePdf) -> Iterator[Api]:
 
 def running(deps: Deps, documents: list[DocumentRecord]) -> Iterator[Api]:
     server = make_server(deps, LocalRuntime(deps), "127.0.0.1", 0)
-    # A short poll interval so shutdown() in teardown returns at once, not after 0.5 s.
-    thread = threading.Thread(
-        target=server.serve_forever, kwargs={"poll_interval": 0.01}, name="certiq-api", daemon=True
-    )
+    thread = threading.Thread(target=server.serve_forever, name="certiq-api", daemon=True)
     thread.start()
     try:
         yield Api(f"http://127.0.0.1:{server.server_port}", deps, documents, server)
     finally:
         server.shutdown()
         server.intake.wait_idle()
-        server.server_close()
         thread.join(timeout=5)
 
 
@@ -636,6 +635,7 @@ def test_the_openapi_document_validates_and_names_every_route(api: Api) -> None:
         "/v1/documents",
         "/v1/documents/{doc_id}",
         "/v1/documents/{doc_id}/pages/{page}.png",
+        "/v1/documents/{doc_id}/retry",
         "/v1/certificates/{certificate_id}",
         "/v1/certificates/{certificate_id}/verify",
         "/v1/signing-key",
@@ -644,3 +644,120 @@ def test_the_openapi_document_validates_and_names_every_route(api: Api) -> None:
     assert "delete" in document["paths"]["/v1/documents/{doc_id}"]
     upload_body = document["paths"]["/v1/documents"]["post"]["requestBody"]
     assert "application/pdf" in upload_body["content"]
+
+
+# --- the local server -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allow"),
+    [
+        ("PUT", "/v1/documents", "GET, HEAD, OPTIONS, POST"),
+        ("PATCH", "/v1/questions", "OPTIONS, POST"),
+        ("TRACE", "/", "GET, HEAD, OPTIONS"),
+        ("POST", "/v1/certificates/cert-1", "GET, HEAD, OPTIONS"),
+    ],
+)
+def test_a_method_a_route_does_not_take_is_a_json_405_naming_the_allowed_ones(
+    api: Api, method: str, path: str, allow: str
+) -> None:
+    status, headers, data = api.fetch(method, path)
+    assert status == 405
+    assert headers["Allow"] == allow
+    assert headers["Content-Type"] == "application/json"
+    assert json.loads(data)["message"] == f"{method} is not allowed on {path}"
+
+
+def test_head_answers_where_get_does_and_options_lists_the_methods(api: Api) -> None:
+    # WHEN a route is asked with HEAD / THEN GET's status and headers come back, without a body
+    get_status, _, get_body = api.fetch("GET", "/v1/documents")
+    status, headers, body = api.fetch("HEAD", "/v1/documents")
+    assert (status, body) == (get_status, b"")
+    assert headers["Content-Type"] == "application/json"
+    assert headers["Content-Length"] == str(len(get_body))
+    # AND OPTIONS says what the route takes
+    status, headers, body = api.fetch("OPTIONS", "/v1/questions")
+    assert (status, headers["Allow"], body) == (204, "OPTIONS, POST", b"")
+    # AND an unknown path is a JSON 404 whatever the method
+    for method in ("GET", "PUT", "HEAD"):
+        status, headers, _ = api.fetch(method, "/v1/nothing-here")
+        assert status == 404 and headers["Content-Type"] == "application/json"
+
+
+def test_fifty_requests_at_once_are_all_answered(api: Api) -> None:
+    # GIVEN fifty clients that connect at the same moment (a page polls, uploads and fetches
+    # images in parallel; the standard library's listen backlog of 5 reset connections)
+    start = threading.Barrier(50)
+    results: list[int | str] = []
+
+    def client() -> None:
+        start.wait()
+        try:
+            results.append(api.fetch("GET", "/v1/documents")[0])
+        except OSError as error:
+            results.append(type(error).__name__)
+
+    threads = [threading.Thread(target=client) for _ in range(50)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    # THEN every one is answered 200: no reset, no 5xx
+    assert results == [200] * 50
+
+
+def test_listing_ends_an_interrupted_ingestion_and_retry_ingests_it_again(api: Api) -> None:
+    # GIVEN a document whose ingestion died: PROCESSING, its record untouched for two minutes
+    document = api.documents[0]
+    stale = document.model_copy(
+        update={
+            "status": DocumentStatus.PROCESSING,
+            "updated_at": api.deps.clock.now() - timedelta(minutes=2),
+        }
+    )
+    api.deps.documents.put(stale)
+
+    # WHEN the documents are listed (the page does so all the time)
+    _, listed = api.call("GET", "/v1/documents")
+
+    # THEN it is FAILED, saying it was interrupted and how to retry it
+    shown = next(d for d in listed if d["doc_id"] == document.doc_id)
+    assert shown["status"] == "FAILED" and shown["reason"].startswith("interrupted")
+    assert f"POST /v1/documents/{document.doc_id}/retry" in shown["reason"]
+
+    # WHEN it is retried
+    status, body = api.call("POST", f"/v1/documents/{document.doc_id}/retry")
+
+    # THEN it is taken at once and ingested again from the kept original, under its id
+    assert status == 202, body
+    assert body["doc_id"] == document.doc_id
+    api.server.intake.wait_idle()
+    _, record = api.call("GET", f"/v1/documents/{document.doc_id}")
+    assert (record["status"], record["pages"]) == ("INDEXED", document.pages)
+
+    # AND a document that did not fail is not retried
+    status, body = api.call("POST", f"/v1/documents/{document.doc_id}/retry")
+    assert status == 409 and "only a FAILED one is retried" in body["message"]
+
+
+def test_an_upload_of_known_bytes_under_another_name_is_a_409_naming_the_document(
+    api: Api, make_pdf: MakePdf
+) -> None:
+    # GIVEN a PDF uploaded and indexed
+    pdf = make_pdf([["Visitors sign in at the front desk."]])
+    status, first = upload(api, "visitors.pdf", pdf)
+    assert status == 202
+    api.server.intake.wait_idle()
+
+    # WHEN the same bytes are uploaded as another file
+    status, body = upload(api, "visitors-copy.pdf", pdf)
+
+    # THEN the API says which document holds them, and the library still has one
+    assert status == 409
+    assert body["message"] == (
+        f"the same content is already document {first['doc_id']} (visitors.pdf): not indexed twice"
+    )
+    _, listed = api.call("GET", "/v1/documents")
+    assert [d["file_name"] for d in listed].count("visitors.pdf") == 1
+    assert "visitors-copy.pdf" not in {d["file_name"] for d in listed}

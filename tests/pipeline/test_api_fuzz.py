@@ -52,16 +52,13 @@ def fuzzed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServe
         deps,
     )
     server = make_server(deps, LocalRuntime(deps), "127.0.0.1", 0)
-    thread = threading.Thread(
-        target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
-    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
         yield server
     finally:
         server.shutdown()
         server.intake.wait_idle()
-        server.server_close()
         thread.join(timeout=5)
 
 

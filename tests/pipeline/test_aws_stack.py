@@ -4,7 +4,7 @@ functions/<name>/app.py handlers.
 What is real here: the tables (key schemas, indexes and TTL read from template.yaml), the bucket,
 the KMS signing key, the certificate archive (Object Lock), each function's environment exactly
 as template.yaml resolves it (Globals merged, SearchEngine=managed), the state machine created from
-infra/statemachine/answer.asl.json with its DefinitionSubstitutions, executed by moto's Step
+certiq/statemachine/answer.asl.json with its DefinitionSubstitutions, executed by moto's Step
 Functions interpreter (``execute_state_machine``), which calls Lambda's Invoke API for every Task
 and applies Retry and Catch to what comes back.
 

@@ -266,6 +266,29 @@ def test_an_upload_is_indexed_and_its_record_says_so(world: World) -> None:
     assert hits and hits[0].chunk.source.version == version_id
 
 
+def test_a_copy_under_another_key_is_skipped_naming_the_document_it_repeats(
+    world: World,
+) -> None:
+    # GIVEN an indexed upload
+    data = build_pdf(POLICY)
+    world.handler()(world.upload(KEY, data), LambdaContext())
+    original = world.record(KEY)
+    assert original is not None and original.status is DocumentStatus.INDEXED
+
+    # WHEN the same bytes are dropped under another key
+    result = world.handler()(world.upload("policies/copy of retention.pdf", data), LambdaContext())
+
+    # THEN the function skips it and says which document holds that content; nothing is indexed
+    (summary,) = result["documents"]
+    assert summary["status"] == "SKIPPED"
+    assert summary["reason"] == (
+        f"the same content is already document {original.doc_id} (data retention.pdf):"
+        " not indexed twice"
+    )
+    assert world.record("policies/copy of retention.pdf") is None
+    assert world.chunks() == original.chunks
+
+
 def test_the_same_event_twice_ingests_once(world: World, ingests: list[str]) -> None:
     # GIVEN an upload whose event has been handled
     event = world.upload(KEY, build_pdf(POLICY))

@@ -21,6 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 from certiq.bootstrap import build_deps
 from certiq.cli import main
 from certiq.config import ChunkingSettings, EmbeddingSettings, Settings
+from certiq.errors import DuplicateContent
 from certiq.ingestion.service import Upload, ingest, remove
 from certiq.models import Chunk, DocumentStatus
 from certiq.ports import SearchIndex
@@ -340,3 +341,49 @@ def test_a_folder_of_bad_inputs_never_stops_the_cli(
             assert expected in lines[str(folder / name)]
     assert lines[str(folder / "good.pdf")].startswith("INDEXED")
     assert "3 of 9 files indexed." in result.output
+
+
+# --- the same content under another name -----------------------------------------------------
+
+
+def test_the_same_bytes_under_another_name_are_recognised_not_indexed_twice(
+    tmp_path: Path,
+) -> None:
+    # GIVEN an indexed policy
+    deps = local_deps(tmp_path)
+    data = build_pdf([["Backups of customer data are kept for 35 days."]])
+    first = ingest(upload(data, "policy.pdf"), deps)
+    assert first.status is DocumentStatus.INDEXED
+
+    # WHEN the same bytes come again as another file
+    with pytest.raises(DuplicateContent) as raised:
+        ingest(upload(data, "policy (copy).pdf"), deps)
+
+    # THEN it names the document that holds them, and nothing new is stored or indexed
+    assert (raised.value.doc_id, raised.value.file_name) == (first.doc_id, "policy.pdf")
+    assert [record.doc_id for record in deps.documents.list(TENANT)] == [first.doc_id]
+
+    # AND in another collection the same bytes are a document of their own
+    elsewhere = dataclasses.replace(upload(data, "policy (copy).pdf"), collection="archive")
+    assert ingest(elsewhere, deps).status is DocumentStatus.INDEXED
+    # AND once the first is deleted, the bytes may come back under a new name
+    remove(TENANT, first.doc_id, deps)
+    assert ingest(upload(data, "policy (new).pdf"), deps).status is DocumentStatus.INDEXED
+
+
+def test_cli_ingest_says_a_file_is_already_there_under_another_name(tmp_path: Path) -> None:
+    # GIVEN two files with the same bytes
+    data = build_pdf([["Backups of customer data are kept for 35 days."]])
+    (tmp_path / "a.pdf").write_bytes(data)
+    (tmp_path / "b.pdf").write_bytes(data)
+    # WHEN both are ingested
+    result = CliRunner().invoke(
+        main,
+        ["ingest", str(tmp_path / "a.pdf"), str(tmp_path / "b.pdf")],
+        env={"CERTIQ_HOME": str(tmp_path / "home")},
+    )
+    # THEN the second is reported as the same content as the first, and it is not a failure
+    assert result.exit_code == 0, result.output
+    assert "INDEXED" in result.output
+    assert "SAME" in result.output and "(a.pdf): not indexed twice" in result.output
+    assert "1 of 2 files indexed; 1 already there under another name." in result.output

@@ -5,17 +5,17 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from certiq.config import ASL_FILE
 from certiq.errors import TransientError
 from certiq.runtime.asl import AslError, StateMachine, StatesError, task_resources
 
 pytestmark = pytest.mark.unit
 
-ANSWER_ASL = Path(__file__).resolve().parents[2] / "infra" / "statemachine" / "answer.asl.json"
+ANSWER_ASL = ASL_FILE
 
 
 # --------------------------------------------------------------------------- fakes

@@ -15,7 +15,7 @@ from certiq.adapters.local.key_file_signer import KeyFileSigner
 from certiq.adapters.local.sqlite_db import SqliteDatabase
 from certiq.adapters.local.sqlite_stores import SqliteDocumentStore
 from certiq.bootstrap import build_deps
-from certiq.config import REPO_ROOT, EmbeddingSettings, Settings
+from certiq.config import ASL_FILE, EmbeddingSettings, Settings
 from certiq.models import (
     CertifiedDocument,
     DocumentStatus,
@@ -46,7 +46,7 @@ from tests.fakes import (
 
 pytestmark = pytest.mark.unit
 
-ASL = REPO_ROOT / "infra" / "statemachine" / "answer.asl.json"
+ASL = ASL_FILE
 
 
 # --- which questions are the same ---------------------------------------------------------------

@@ -12,9 +12,10 @@ from pydantic import ValidationError
 
 from certiq.bootstrap import build_deps, build_embedder, build_orchestrator
 from certiq.config import Settings, load_settings
-from certiq.errors import CertiqError, ConfigurationError
+from certiq.errors import CertiqError, ConfigurationError, DuplicateContent
 from certiq.evaluation.retrieval import corpus_home, evaluate, prepare_corpus
 from certiq.evaluation.verification import read_pairs, score_pairs
+from certiq.ingestion.leases import end_interrupted, retry
 from certiq.ingestion.service import Upload, ingest
 from certiq.ingestion.text import ingest_texts, read_jsonl
 from certiq.models import (
@@ -83,6 +84,7 @@ def ingest_command(
 ) -> None:
     """Ingest PDF files, every PDF under the given folders, or a JSONL text corpus."""
     deps = _deps()
+    _end_interrupted(deps, tenant or deps.settings.tenant)
     if jsonl is not None:
         records = ingest_texts(
             read_jsonl(jsonl),
@@ -101,7 +103,7 @@ def ingest_command(
     files = sorted({file for path in paths for file in _pdfs(path)})
     if not files:
         raise click.ClickException("no PDF files found in the given paths")
-    results = []
+    results: list[tuple[Path, DocumentStatus | None, str | None, int, int]] = []
     with click.progressbar(files, label="Ingesting", file=sys.stderr) as bar:
         for file in bar:
             upload = Upload(
@@ -114,14 +116,40 @@ def ingest_command(
             try:
                 record = ingest(upload, deps)
                 results.append((file, record.status, record.reason, record.pages, record.chunks))
+            except DuplicateContent as error:
+                results.append((file, None, str(error), 0, 0))
             except Exception as error:  # one bad file must not stop the others
                 results.append((file, DocumentStatus.FAILED, f"internal error: {error}", 0, 0))
     for file, status, reason, pages, chunks in results:
         detail = f"{pages} pages, {chunks} chunks" if status is DocumentStatus.INDEXED else reason
-        click.echo(f"{status.value:<8} {file}  ({detail})")
+        label = status.value if status is not None else "SAME"
+        click.echo(f"{label:<8} {file}  ({detail})")
     indexed = sum(status is DocumentStatus.INDEXED for _, status, *_ in results)
-    click.echo(f"{indexed} of {len(results)} files indexed.")
-    if indexed == 0:
+    same = sum(status is None for _, status, *_ in results)
+    also = f"; {same} already there under another name" if same else ""
+    click.echo(f"{indexed} of {len(results)} files indexed{also}.")
+    if indexed + same == 0:
+        sys.exit(1)
+
+
+def _end_interrupted(deps: Deps, tenant: str) -> None:
+    for record in end_interrupted(tenant, deps):
+        click.echo(f"FAILED   {record.file_name} ({record.doc_id}): {record.reason}", err=True)
+
+
+@main.command("retry")
+@click.argument("doc_id")
+@click.option("--tenant", default=None)
+def retry_command(doc_id: str, tenant: str | None) -> None:
+    """Ingest a FAILED document again from its kept original (an interrupted one, say)."""
+    deps = _deps()
+    try:
+        record = retry(tenant or deps.settings.tenant, doc_id, deps)
+    except CertiqError as error:
+        raise click.ClickException(str(error)) from error
+    detail = record.reason or f"{record.pages} pages, {record.chunks} chunks"
+    click.echo(f"{record.status.value:<8} {record.doc_id}  {record.file_name}  ({detail})")
+    if record.status is not DocumentStatus.INDEXED:
         sys.exit(1)
 
 
@@ -271,6 +299,7 @@ def _answered_by(response: QAResponse) -> list[str]:
 def documents_command(as_json: bool, tenant: str | None) -> None:
     """List documents with their status, reason, pages and chunks."""
     deps = _deps()
+    end_interrupted(tenant or deps.settings.tenant, deps)
     records = deps.documents.list(tenant or deps.settings.tenant)
     if as_json:
         click.echo(json.dumps([record.model_dump(mode="json") for record in records], indent=2))

@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
@@ -19,7 +20,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from certiq.errors import ConfigurationError
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
+# The answer state machine ships inside the package, so an installed certiq runs it as a
+# checkout does; template.yaml points Step Functions at the same file.
+ASL_FILE = Path(str(resources.files("certiq").joinpath("statemachine", "answer.asl.json")))
 
 
 class Group(BaseModel):
@@ -104,6 +107,17 @@ class ChunkingSettings(Group):
     overlap_sentences: int = Field(default=1, ge=0)
     page_batch: int = Field(
         default=50, ge=1, description="pages parsed, chunked and indexed at a time"
+    )
+
+
+class IngestionSettings(Group):
+    """Ingestion's lease: how long a QUEUED or PROCESSING record may go untouched."""
+
+    lease_seconds: int = Field(
+        default=60,
+        ge=10,
+        description="a document QUEUED or PROCESSING whose record was not written for this long"
+        " (ingestion writes it after every page batch) is ended FAILED as interrupted",
     )
 
 
@@ -410,12 +424,13 @@ class Settings(BaseSettings):
     runtime: Literal["local", "aws"] = "local"
     tenant: str = "default"
     index_language: str = "en"
-    asl_path: Path = REPO_ROOT / "infra" / "statemachine" / "answer.asl.json"
+    asl_path: Path = ASL_FILE
     validation: ValidationSettings = ValidationSettings()
     redaction: RedactionSettings = RedactionSettings()
     translation: TranslationSettings = TranslationSettings()
     urls: UrlCheckSettings = UrlCheckSettings()
     chunking: ChunkingSettings = ChunkingSettings()
+    ingestion: IngestionSettings = IngestionSettings()
     retrieval: RetrievalSettings = RetrievalSettings()
     answer: AnswerSettings = AnswerSettings()
     reuse: ReuseSettings = ReuseSettings()

@@ -32,6 +32,17 @@ class InvalidRequest(CertiqError):
         self.message = message
 
 
+class DuplicateContent(CertiqError):
+    """Bytes the tenant's collection holds already, under another document: not indexed twice."""
+
+    def __init__(self, doc_id: str, file_name: str) -> None:
+        super().__init__(
+            f"the same content is already document {doc_id} ({file_name}): not indexed twice"
+        )
+        self.doc_id = doc_id
+        self.file_name = file_name
+
+
 class ConfigurationError(CertiqError):
     """Settings that cannot work (a missing table name, a provider without its key)."""
 

@@ -114,10 +114,14 @@ class DocumentRecord(Contract):
     version: str = ""
     status: DocumentStatus
     reason: str | None = None
-    pages: int = 0
+    pages: int = Field(default=0, description="pages read so far while PROCESSING, then all")
     chunks: int = 0
+    collection: str | None = Field(default=None, description="the named subset it belongs to")
     created_at: datetime
-    updated_at: datetime
+    updated_at: datetime = Field(
+        description="last write; while QUEUED or PROCESSING, the ingestion's heartbeat: a record"
+        " not touched for ingestion.lease_seconds is taken as interrupted"
+    )
     sequencer: str | None = Field(
         default=None,
         description="s3.object.sequencer of the last S3 event applied to this document: an "

@@ -17,7 +17,8 @@ from urllib.parse import quote
 
 from certiq.errors import InvalidRequest
 from certiq.ingestion.identity import doc_id_for
-from certiq.ingestion.service import PDF_MIME, Upload, ingest, queued, remove
+from certiq.ingestion.leases import retry_upload
+from certiq.ingestion.service import PDF_MIME, Upload, ingest, original_key, queued, remove
 from certiq.models import DocumentRecord, DocumentStatus, DocumentUpload
 from certiq.ports import UploadSigner
 from certiq.steps.deps import Deps
@@ -50,6 +51,7 @@ class DocumentIntake:
         self._signer = signer
         self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
+        self._busy: set[str] = set()
 
     @property
     def direct(self) -> bool:
@@ -82,13 +84,38 @@ class DocumentIntake:
             tenant=tenant,
             collection=collection,
         )
+        return self._queue(upload)
+
+    def retry(self, record: DocumentRecord) -> DocumentUpload:
+        """Ingests a FAILED document again from its kept original, under its id.
+
+        Locally it is queued here; in the cloud the original is written again as the bucket's
+        newest version, and the event that follows ingests it.
+        """
+        upload = retry_upload(record.tenant, record.doc_id, self._deps)
+        if self.direct:
+            return self._queue(upload)
+        self._deps.blobs.put(original_key(record), upload.data, PDF_MIME)
+        return DocumentUpload(
+            doc_id=record.doc_id,
+            file_name=record.file_name,
+            status_url=status_url(record.doc_id),
+            document=record,
+        )
+
+    def busy(self) -> set[str]:
+        """Documents queued or being ingested by this process."""
+        with self._lock:
+            return set(self._busy)
+
+    def _queue(self, upload: Upload) -> DocumentUpload:
         record = queued(upload, self._deps)
         if record.status is DocumentStatus.QUEUED:
             self._deps.documents.put(record)
-            self._ingest_later(upload)
+            self._ingest_later(upload, record.doc_id)
         return DocumentUpload(
             doc_id=record.doc_id,
-            file_name=name,
+            file_name=record.file_name,
             status_url=status_url(record.doc_id),
             document=record,
         )
@@ -132,13 +159,20 @@ class DocumentIntake:
     def _bucket_key(self, file_name: str) -> str:
         return f"{self._deps.settings.api.upload_prefix}{file_name}"
 
-    def _ingest_later(self, upload: Upload) -> Future[DocumentRecord]:
+    def _ingest_later(self, upload: Upload, doc_id: str) -> Future[DocumentRecord]:
         with self._lock:
             if self._pool is None:
                 # One at a time: pdfium holds a process-wide lock anyway.
                 self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="certiq-ingest")
+            self._busy.add(doc_id)
             future = self._pool.submit(ingest, upload, self._deps)
-        future.add_done_callback(_log_failure)
+
+        def done(finished: Future[DocumentRecord]) -> None:
+            with self._lock:
+                self._busy.discard(doc_id)
+            _log_failure(finished)
+
+        future.add_done_callback(done)
         return future
 
 

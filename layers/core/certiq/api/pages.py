@@ -20,6 +20,7 @@ import pypdfium2 as pdfium
 from numpy.typing import NDArray
 
 from certiq.ingestion.pdf import open_pdf
+from certiq.ingestion.service import original_key, original_version
 from certiq.models import DocumentRecord
 from certiq.ports import BlobStore
 
@@ -81,18 +82,6 @@ def render_page(data: bytes, number: int, dpi: int) -> bytes:
     return encode_png(pixels)
 
 
-def original_key(record: DocumentRecord) -> str:
-    """The blob key of a document's original: the S3 key of its URI, or where ingest put it."""
-    if record.uri.startswith("s3://"):
-        return record.uri.removeprefix("s3://").partition("/")[2]
-    return f"{record.tenant}/{record.doc_id}/{record.file_name}"
-
-
-def original_version(record: DocumentRecord) -> str | None:
-    """The S3 version id that was indexed; None when the version is the content hash's prefix."""
-    return None if record.sha256.startswith(record.version) else record.version
-
-
 class PageImages:
     """Rendered pages of indexed documents, cached under ``cache_dir`` by content and DPI."""
 
@@ -133,7 +122,5 @@ __all__ = [
     "PageImages",
     "PageOutOfRange",
     "encode_png",
-    "original_key",
-    "original_version",
     "render_page",
 ]

@@ -33,7 +33,7 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from certiq.api.static import load_static
 from certiq.api.views import conversation_view, document_view, question_view
 from certiq.config import Settings
-from certiq.errors import IngestionError, InvalidRequest
+from certiq.errors import DuplicateContent, IngestionError, InvalidRequest
 from certiq.errors import NotFound as BlobNotFound
 from certiq.models import (
     TERMINAL_STATUSES,
@@ -160,6 +160,7 @@ def create_app(
     # which the API function's cold start (module import) should not pay for.
     from certiq.api.intake import DocumentIntake
     from certiq.api.pages import PageImages, PageOutOfRange
+    from certiq.ingestion.leases import end_interrupted
 
     settings = deps.settings
     app = APIGatewayRestResolver(enable_validation=True, cors=cors_config(settings))
@@ -191,6 +192,9 @@ def create_app(
     def bad_value(exc: InvalidRequest) -> Response[Any]:
         return error(422, str(exc), [{"loc": [exc.field], "msg": exc.message}])
 
+    def duplicate(exc: DuplicateContent) -> Response[Any]:
+        return error(409, str(exc))
+
     def not_utf8(exc: UnicodeDecodeError) -> Response[Any]:
         return error(400, "the body is not UTF-8 text")
 
@@ -202,6 +206,7 @@ def create_app(
         (RequestValidationError, invalid_request),
         (RequestUnsupportedContentType, unsupported_type),
         (InvalidRequest, bad_value),
+        (DuplicateContent, duplicate),
         (UnicodeDecodeError, not_utf8),
         (binascii.Error, bad_base64),
     ):
@@ -278,11 +283,34 @@ def create_app(
 
     @app.get("/v1/documents", responses=_ok("every document of the tenant"))
     def list_documents() -> list[DocumentRecord]:
+        # Every listing sweeps: a document whose ingestion died ends FAILED, not PROCESSING.
+        end_interrupted(tenant, deps, busy=documents_intake.busy())
         return [document_view(record) for record in deps.documents.list(tenant)]
 
     @app.get("/v1/documents/<doc_id>", responses=_ok("the document's record"))
     def get_document(doc_id: str) -> DocumentRecord:
         return document_view(_document(deps, doc_id))
+
+    @app.post(
+        "/v1/documents/<doc_id>/retry",
+        responses={
+            202: _answers(
+                DocumentUpload, "taken: the original is ingested again; follow status_url"
+            ),
+            **ERRORS,
+            409: _described("the document is not FAILED: there is nothing to retry"),
+        },
+    )
+    def retry_document(doc_id: str) -> Response[DocumentUpload]:
+        record = _document(deps, doc_id)
+        if record.status is not DocumentStatus.FAILED:
+            raise Conflict(
+                f"document {doc_id} is {record.status.value}: only a FAILED one is retried"
+            )
+        upload = documents_intake.retry(record)
+        if upload.document is not None:
+            upload.document = document_view(upload.document)
+        return Response(status_code=202, content_type=JSON, body=upload)
 
     @app.delete("/v1/documents/<doc_id>", responses=_ok("the DELETED tombstone"))
     def delete_document(doc_id: str) -> DocumentRecord:

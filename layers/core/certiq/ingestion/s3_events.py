@@ -33,7 +33,7 @@ from urllib.parse import unquote_plus
 
 from aws_lambda_powertools.utilities.parser.models import S3Model, S3RecordModel
 
-from certiq.errors import InvalidRequest, NotFound, StaleEvent
+from certiq.errors import DuplicateContent, InvalidRequest, NotFound, StaleEvent
 from certiq.ingestion.identity import doc_id_for
 from certiq.ingestion.sequencer import check_sequencer, sequencer_is_later
 from certiq.ingestion.service import Upload, ingest, remove, tombstone
@@ -129,6 +129,8 @@ def handle_s3_record(notification: S3RecordModel, deps: Deps) -> S3Outcome | Non
     )
     try:
         return S3Outcome(event_name, uri, ingest(upload, deps))
+    except DuplicateContent as error:
+        return _skipped(event_name, uri, str(error))
     except StaleEvent:
         return _stale(event_name, uri, sequencer, deps.documents.get(tenant, doc_id))
 

@@ -17,7 +17,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from typing import TypeGuard
 
-from certiq.errors import IngestionError
+from certiq.errors import DuplicateContent, IngestionError
 from certiq.ingestion.chunking import chunk_pdf
 from certiq.ingestion.identity import document_ids
 from certiq.models import Chunk, DocumentRecord, DocumentStatus, SourceRef
@@ -25,6 +25,8 @@ from certiq.ports import Embedder
 from certiq.steps.deps import Deps
 
 PDF_MIME = "application/pdf"
+# Documents that hold their content: a new name for the same bytes is not indexed again.
+LIVE = frozenset({DocumentStatus.QUEUED, DocumentStatus.PROCESSING, DocumentStatus.INDEXED})
 
 
 @dataclass(frozen=True)
@@ -39,12 +41,15 @@ class Upload:
     version: str | None = None
     collection: str | None = None  # a named subset of the tenant's documents
     sequencer: str | None = None  # s3.object.sequencer of the S3 event this upload comes from
+    doc_id: str | None = None  # a stored document ingested again (retry): its id is kept
 
 
 def queued(upload: Upload, deps: Deps) -> DocumentRecord:
     """The QUEUED record an upload starts as, not yet stored; the stored one when its content
-    is indexed already (then ingest changes nothing)."""
+    is indexed already (then ingest changes nothing). Raises DuplicateContent when the same
+    bytes are another document of the collection."""
     doc_id, sha256, content_version = document_ids(upload.tenant, upload.uri, upload.data)
+    doc_id = upload.doc_id or doc_id
     existing = deps.documents.get(upload.tenant, doc_id)
     if already_indexed(existing, sha256):
         if upload.sequencer is None or upload.sequencer == existing.sequencer:
@@ -54,6 +59,9 @@ def queued(upload: Upload, deps: Deps) -> DocumentRecord:
         advanced = existing.model_copy(update={"sequencer": upload.sequencer})
         deps.documents.put_if_sequencer_before(advanced, upload.sequencer)
         return advanced
+    original = same_content(upload.tenant, upload.collection, doc_id, sha256, deps)
+    if original is not None:
+        raise DuplicateContent(original.doc_id, original.file_name)
     now = deps.clock.now()
     return DocumentRecord(
         doc_id=doc_id,
@@ -64,6 +72,7 @@ def queued(upload: Upload, deps: Deps) -> DocumentRecord:
         sha256=sha256,
         version=upload.version or content_version,
         status=DocumentStatus.QUEUED,
+        collection=upload.collection,
         created_at=existing.created_at if existing else now,
         updated_at=now,
         # The event's sequencer is recorded only once it is applied (INDEXED, or FAILED for the
@@ -120,6 +129,17 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
                         )
                     deps.index.index(batch.chunks)
                     chunks += len(batch.chunks)
+                # The heartbeat: a record written after every batch is one a live worker holds;
+                # one left untouched past the lease was interrupted (certiq.ingestion.leases).
+                record = _advance(
+                    record,
+                    deps,
+                    status=DocumentStatus.PROCESSING,
+                    pages=pages,
+                    chunks=chunks,
+                    sequencer=upload.sequencer,
+                    applied=False,
+                )
         if not chunks:
             raise IngestionError("no text: the PDF has pages but no sentence could be read")
     except IngestionError as error:
@@ -153,6 +173,36 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
         chunks=chunks,
         sequencer=upload.sequencer,
     )
+
+
+def same_content(
+    tenant: str, collection: str | None, doc_id: str, sha256: str, deps: Deps
+) -> DocumentRecord | None:
+    """Another live document of the tenant's collection with these bytes, if there is one.
+
+    A failed or deleted one does not count: the new name may index them.
+    """
+    for record in deps.documents.list(tenant):
+        if (
+            record.sha256 == sha256
+            and record.doc_id != doc_id
+            and record.collection == collection
+            and record.status in LIVE
+        ):
+            return record
+    return None
+
+
+def original_key(record: DocumentRecord) -> str:
+    """The blob key of a document's original: the S3 key of its URI, or where ingest put it."""
+    if record.uri.startswith("s3://"):
+        return record.uri.removeprefix("s3://").partition("/")[2]
+    return f"{record.tenant}/{record.doc_id}/{record.file_name}"
+
+
+def original_version(record: DocumentRecord) -> str | None:
+    """The S3 version id that was indexed; None when the version is the content hash's prefix."""
+    return None if record.sha256.startswith(record.version) else record.version
 
 
 def already_indexed(record: DocumentRecord | None, sha256: str) -> TypeGuard[DocumentRecord]:

@@ -1,10 +1,10 @@
 """A small interpreter of the Amazon States Language subset certiq uses.
 
 Why our own: AWS documents Step Functions Local as unsupported, and the state machine file
-(infra/statemachine/answer.asl.json) is the single source of truth for the order of the steps,
-their branching, Retry and Catch. The local runtime therefore executes that same file in-process,
-with each Task Resource (the literal string, e.g. "${ValidateFunctionArn}") mapped to a Python
-callable. There is no second hand-written copy of the pipeline.
+(certiq/statemachine/answer.asl.json, package data) is the single source of truth for the order
+of the steps, their branching, Retry and Catch. The local runtime therefore executes that same
+file in-process, with each Task Resource (the literal string, e.g. "${ValidateFunctionArn}")
+mapped to a Python callable. There is no second hand-written copy of the pipeline.
 
 Supported (JSONPath query language only):
 
