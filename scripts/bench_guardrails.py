@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from certiq.config import ValidationSettings
-from certiq.guardrails.benchmark import read_jsonl, score_injection, score_pii, score_ssrf
+from certiq.evaluation.guardrails import read_jsonl, score_injection, score_pii, score_ssrf
 from certiq.guardrails.pii import redact
 from certiq.guardrails.validation import validate_question
 

@@ -33,10 +33,10 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
+from certiq.deps import Deps
 from certiq.ingestion.service import Upload, ingest
 from certiq.questions import receive
 from certiq.runtime.local import LocalRuntime
-from certiq.steps.deps import Deps
 
 ROOT = Path(__file__).resolve().parents[1]
 POLICYQA = ROOT.parent / "shared" / "data" / "policyqa" / "dev.json"

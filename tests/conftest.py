@@ -29,6 +29,18 @@ MakePdf = Callable[[Sequence[Sequence[str]]], bytes]
 REAL_EMBEDDER_MARK = "real_embedder"
 
 
+# A test's layer is its folder: how much of the system is real (README, "Tests").
+LAYERS = frozenset({"unit", "contract", "pipeline", "infra", "browser"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks every test with its folder's layer, so `pytest -m unit` is exactly tests/unit."""
+    for item in items:
+        layer = item.path.parent.name
+        if layer in LAYERS:
+            item.add_marker(layer)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",

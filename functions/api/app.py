@@ -7,6 +7,7 @@ from functools import cache
 from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
+from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from certiq.api.routes import create_app
@@ -20,6 +21,10 @@ def api() -> APIGatewayRestResolver:
     return create_app(deps, build_orchestrator(deps), build_upload_signer(deps.settings))
 
 
-@logger.inject_lambda_context(log_event=False)  # bodies hold questions: never log them
+# Bodies hold questions: never logged. Each log line carries the request id as correlation_id,
+# the id every response returns in X-Correlation-Id.
+@logger.inject_lambda_context(
+    log_event=False, correlation_id_path=correlation_paths.API_GATEWAY_REST
+)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return api().resolve(event, context)

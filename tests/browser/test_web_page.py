@@ -23,8 +23,6 @@ import pytest
 
 from tests.conftest import build_pdf
 
-pytestmark = pytest.mark.browser
-
 CHROMIUM = Path("/usr/bin/chromium")
 FACT = "Backups of customer data are kept for 35 days and then deleted."
 QUESTION = "How long are backups of customer data kept?"

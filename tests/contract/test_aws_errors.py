@@ -16,8 +16,6 @@ from certiq.adapters.aws.s3_blobs import S3BlobStore
 from certiq.errors import TransientError
 from tests.fakes import make_certificate
 
-pytestmark = pytest.mark.contract
-
 
 def client_error(code: str, status: int, operation: str = "Operation") -> ClientError:
     response: dict[str, Any] = {

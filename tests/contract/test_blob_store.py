@@ -7,8 +7,6 @@ import pytest
 from certiq.errors import InvalidRequest, NotFound
 from certiq.ports import BlobStore
 
-pytestmark = pytest.mark.contract
-
 PDF = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n"
 
 

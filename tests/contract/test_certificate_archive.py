@@ -11,8 +11,6 @@ from certiq.models import Certificate
 from tests.contract.conftest import Aws
 from tests.fakes import make_certificate
 
-pytestmark = pytest.mark.contract
-
 ARCHIVE = "certiq-contract-archive"
 
 

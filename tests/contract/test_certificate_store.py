@@ -12,8 +12,6 @@ from certiq.models import Certificate
 from certiq.ports import CertificateStore
 from tests.fakes import EPOCH, make_certificate
 
-pytestmark = pytest.mark.contract
-
 
 def store(certificate_store: CertificateStore, certificate: Certificate) -> Certificate:
     return certificate_store.append(certificate.tenant, lambda _previous: certificate)

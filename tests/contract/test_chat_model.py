@@ -28,8 +28,6 @@ from tests.provider_fakes import (
     openai_error,
 )
 
-pytestmark = pytest.mark.contract
-
 QUESTION = "How long are backups of customer data kept?"
 EVIDENCE = make_evidence(
     make_chunk(

@@ -11,8 +11,6 @@ from certiq.models import DocumentRecord, DocumentStatus
 from certiq.ports import DocumentStore
 from tests.fakes import EPOCH, make_document
 
-pytestmark = pytest.mark.contract
-
 
 def test_put_then_get_returns_an_equal_record(document_store: DocumentStore) -> None:
     # GIVEN a stored record

@@ -22,7 +22,7 @@ from tests.provider_fakes import (
     text_reply,
 )
 
-pytestmark = [pytest.mark.contract, pytest.mark.usefixtures("provider_keys")]
+pytestmark = pytest.mark.usefixtures("provider_keys")
 
 PROVIDERS = ["anthropic", "openai"]
 

@@ -8,8 +8,6 @@ from certiq.config import TranslationSettings
 from certiq.guardrails.language import UNDETERMINED, FunctionWordDetector, LangIdDetector
 from certiq.ports import LanguageDetector
 
-pytestmark = pytest.mark.contract
-
 
 @pytest.fixture(params=["langid", "function-words"])
 def detector(request: pytest.FixtureRequest) -> LanguageDetector:
@@ -28,7 +26,7 @@ def detector(request: pytest.FixtureRequest) -> LanguageDetector:
 )
 def test_a_sentence_is_identified(detector: LanguageDetector, text: str, language: str) -> None:
     detected, confidence = detector.identify(text)
-    assert detected == language == detector.detect(text)
+    assert detected == language
     assert 0.0 < confidence <= 1.0
 
 

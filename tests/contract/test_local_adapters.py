@@ -12,7 +12,6 @@ import pytest
 
 from certiq.adapters.local.blob_folder import FolderBlobStore
 from certiq.adapters.local.clock import SystemClock
-from certiq.adapters.local.fts_index import match_expression
 from certiq.adapters.local.key_file_signer import KeyFileSigner
 from certiq.adapters.local.sqlite_db import (
     DB_FILE_NAME,
@@ -24,8 +23,6 @@ from certiq.adapters.local.sqlite_stores import SqliteDocumentStore, SqliteQuest
 from certiq.errors import CertiqError, InvalidRequest
 from certiq.models import QuestionStatus
 from tests.fakes import make_document, make_question
-
-pytestmark = pytest.mark.contract
 
 
 def test_the_database_is_one_file_in_wal_mode_with_a_schema_version(tmp_path: Path) -> None:
@@ -156,20 +153,6 @@ def test_folder_writes_leave_no_temporary_files(tmp_path: Path) -> None:
     # THEN the folder holds exactly the blob, and its URI is the file's
     assert sorted(p.name for p in (tmp_path / "a").iterdir()) == ["b.pdf"]
     assert uri == (tmp_path / "a" / "b.pdf").resolve().as_uri()
-
-
-@pytest.mark.parametrize(
-    ("query", "expected"),
-    [
-        ("What is the refund window?", '"refund" OR "window"'),
-        ('"AND" OR NEAR( *', '"near"'),
-        ("the and of", '"the" OR "and" OR "of"'),
-        ("Refund refund REFUND", '"refund"'),
-        ("  ?! ", None),
-    ],
-)
-def test_match_expressions_quote_words_and_drop_stopwords(query: str, expected: str | None) -> None:
-    assert match_expression(query) == expected
 
 
 def test_the_system_clock_is_aware_utc() -> None:

@@ -16,8 +16,6 @@ from certiq.adapters.local.sqlite_db import SqliteDatabase
 from certiq.models import SearchHit
 from tests.fakes import make_chunk
 
-pytestmark = pytest.mark.contract
-
 TEXTS = [
     "Refunds are accepted within 30 days of purchase. Keep the original receipt.",
     "Shipping takes five working days. Parcels are tracked by the courier.",

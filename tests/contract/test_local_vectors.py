@@ -19,8 +19,6 @@ from certiq.adapters.local.sqlite_db import SqliteDatabase
 from certiq.models import Chunk, SearchHit
 from tests.fakes import make_chunk
 
-pytestmark = pytest.mark.contract
-
 NORTH, EAST, NORTH_EAST = [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.6, 0.8, 0.0]
 
 

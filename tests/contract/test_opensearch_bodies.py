@@ -31,8 +31,6 @@ from certiq.adapters.aws.opensearch_index import (
     chunk_from_source,
     chunk_source,
     document_id,
-    hybrid_pipeline_body,
-    hybrid_query_body,
     index_body,
     knn_query_body,
     lexical_query_body,
@@ -43,8 +41,6 @@ from certiq.config import OpenSearchSettings, Settings
 from certiq.errors import ConfigurationError, TransientError
 from certiq.models import Chunk
 from tests.fakes import make_chunk
-
-pytestmark = pytest.mark.contract
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PACKAGED_BODY = REPO_ROOT / "layers/core/certiq/adapters/aws" / INDEX_BODY_FILE
@@ -269,45 +265,6 @@ def test_a_chunk_collection_is_a_filterable_field_of_its_document() -> None:
     assert chunk_source(chunk, vector_field=True)["collection"] == "hr"
     assert "collection" not in chunk_source(make_chunk("x", doc_id="q"), vector_field=True)
     assert chunk_from_source(chunk_source(chunk, vector_field=False)) == chunk
-
-
-# --- the search-pipeline hybrid query ---------------------------------------------------------
-
-
-def test_hybrid_pipeline_body_is_a_score_ranker_with_the_rank_constant() -> None:
-    # GIVEN equal weights / WHEN the pipeline body is built
-    body = hybrid_pipeline_body(60, [1.0, 1.0])
-
-    # THEN it is the documented score-ranker-processor, RRF with rank_constant, no weights
-    assert body["phase_results_processors"] == [
-        {"score-ranker-processor": {"combination": {"technique": "rrf", "rank_constant": 60}}}
-    ]
-    # AND unequal weights are scaled into [0, 1], in clause order (lexical, dense)
-    weighted = hybrid_pipeline_body(20, [2.0, 1.0])["phase_results_processors"][0]
-    assert weighted["score-ranker-processor"]["combination"] == {
-        "technique": "rrf",
-        "rank_constant": 20,
-        "parameters": {"weights": [1.0, 0.5]},
-    }
-    with pytest.raises(ValueError):
-        hybrid_pipeline_body(0, [1.0, 1.0])
-    with pytest.raises(ValueError):
-        hybrid_pipeline_body(60, [0.0, 0.0])
-
-
-def test_hybrid_query_filters_the_tenant_and_collection_in_each_clause() -> None:
-    # WHEN the hybrid body is built for tenant A, collection hr
-    body = hybrid_query_body("tenant-a", ["refund"], [0.5, 0.5, 0.0], 8, 100, collection="hr")
-
-    # THEN its two clauses are the lexical query and the knn query, each filtered itself
-    lexical, knn = body["query"]["hybrid"]["queries"]
-    expected = [{"term": {"tenant": "tenant-a"}}, {"term": {"collection": "hr"}}]
-    assert lexical["bool"]["filter"] == expected
-    assert knn["knn"]["embedding"]["filter"] == {"bool": {"filter": expected}}
-    assert knn["knn"]["embedding"]["k"] == 100
-    assert body["size"] == 8 and body["query"]["hybrid"]["pagination_depth"] == 100
-    assert body["_source"] == {"excludes": ["embedding"]}
-    json.dumps(body)
 
 
 # --- the index body --------------------------------------------------------------------------

@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 
     from tests.contract.conftest import OpenSearchWorld
 
-pytestmark = pytest.mark.contract
 
 REFUNDS = "Refunds are accepted within 30 days of purchase. Keep the original receipt."
 VECTOR = [0.1, -0.2, 0.30000000000000004, 0.4]

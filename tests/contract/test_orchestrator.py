@@ -12,8 +12,6 @@ from certiq.models import QuestionState
 from tests.contract.conftest import Aws
 from tests.fakes import make_state
 
-pytestmark = pytest.mark.contract
-
 ROLE_ARN = "arn:aws:iam::123456789012:role/certiq-state-machine"
 DEFINITION = json.dumps({"StartAt": "Done", "States": {"Done": {"Type": "Pass", "End": True}}})
 

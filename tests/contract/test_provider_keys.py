@@ -30,7 +30,6 @@ from tests.provider_fakes import (
 if TYPE_CHECKING:
     from mypy_boto3_secretsmanager import SecretsManagerClient
 
-pytestmark = pytest.mark.contract
 
 KEYS = {"ANTHROPIC_API_KEY": "sk-ant-from-secret", "OPENAI_API_KEY": "sk-from-secret"}
 MISSING_ARN = f"arn:aws:secretsmanager:{REGION}:123456789012:secret:certiq/none-AbCdEf"

@@ -15,8 +15,6 @@ from certiq.ports import QuestionStore
 from tests.contract.conftest import RETENTION_DAYS, Aws
 from tests.fakes import EPOCH, FixedClock, make_question, make_response
 
-pytestmark = pytest.mark.contract
-
 
 def test_create_then_get_returns_an_equal_record(question_store: QuestionStore) -> None:
     # GIVEN a created question

@@ -7,8 +7,6 @@ import pytest
 from certiq.ports import SearchIndex
 from tests.fakes import make_chunk
 
-pytestmark = pytest.mark.contract
-
 REFUNDS = "Refunds are accepted within 30 days of purchase. Keep the original receipt."
 SHIPPING = "Shipping takes five working days. Parcels are tracked by the courier."
 PAYROLL = "Salaries are paid on the last working day of each month."

@@ -12,8 +12,6 @@ from certiq.ports import Signer
 from certiq.trust.signatures import algorithm_of, fingerprint, load_public_key, verify_signature
 from tests.contract.conftest import SignerKeys
 
-pytestmark = pytest.mark.contract
-
 SEAL = hashlib.sha256(b"canonical certificate body").hexdigest().encode()
 
 

@@ -16,8 +16,6 @@ import pytest
 from certiq.config import UrlCheckSettings
 from certiq.guardrails.urls import GuardedUrlChecker
 
-pytestmark = pytest.mark.contract
-
 PAGE = b"<html><head><title>Backup policy</title></head><body>Kept 35 days.</body></html>"
 SOFT_404 = b"<html><head><title>Oops! Page not found</title></head><body>Try search.</body></html>"
 

@@ -16,8 +16,6 @@ from certiq.ports import VerifiedAnswerStore
 from tests.contract.conftest import Aws
 from tests.fakes import EPOCH
 
-pytestmark = pytest.mark.contract
-
 TENANT = "tenant-a"
 
 

@@ -31,8 +31,6 @@ from tests.provider_fakes import (
 )
 from tests.unit.test_nli_verifier import write_model
 
-pytestmark = pytest.mark.contract
-
 VERDICT = {
     "label": "entail",
     "entail": 0.8,

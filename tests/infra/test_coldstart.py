@@ -14,8 +14,6 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.infra
-
 ROOT = Path(__file__).resolve().parents[2]
 LIGHT = ["validate", "redact", "persist", "api"]
 # Loaded when a function builds its Deps or runs a step that needs them, not at import.

@@ -16,8 +16,6 @@ from aws_lambda_powertools.utilities.parser.models import S3Model
 from cfnlint.decode import decode
 from pydantic import ValidationError
 
-pytestmark = pytest.mark.infra
-
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "infra" / "events"
 CREATED = EVENTS / "s3_object_created.json"

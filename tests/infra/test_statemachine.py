@@ -10,8 +10,6 @@ from typing import Any
 import pytest
 from cfnlint.decode import decode
 
-pytestmark = pytest.mark.infra
-
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "template.yaml"
 MACHINE_ID = "AnswerStateMachine"

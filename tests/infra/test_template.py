@@ -19,8 +19,6 @@ from samtranslator.translator.transform import transform
 from certiq.adapters.aws.tables import attribute_definitions, global_secondary_indexes, key_schema
 from certiq.config import Settings, env_names
 
-pytestmark = pytest.mark.infra
-
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "template.yaml"
 

@@ -15,8 +15,6 @@ from certiq.steps import STEPS
 from tests.fakes import make_chunk
 from tests.pipeline.test_ingest_lambda import LambdaContext
 
-pytestmark = pytest.mark.pipeline
-
 
 @pytest.fixture
 def container(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:

@@ -15,11 +15,11 @@ from click.testing import CliRunner
 from certiq.bootstrap import build_deps
 from certiq.cli import main
 from certiq.config import AnswerProvider, AnswerSettings, Settings
+from certiq.deps import Deps
 from certiq.ingestion.service import Upload, ingest
 from certiq.models import QuestionStatus, RenderState
 from certiq.questions import receive
 from certiq.runtime.local import LocalRun, LocalRuntime
-from certiq.steps.deps import Deps
 from certiq.trust.certificate import check
 from tests.conftest import MakePdf
 from tests.provider_fakes import (
@@ -36,7 +36,7 @@ from tests.provider_fakes import (
     openai_error,
 )
 
-pytestmark = [pytest.mark.pipeline, pytest.mark.usefixtures("provider_keys")]
+pytestmark = pytest.mark.usefixtures("provider_keys")
 
 FACT = "Backups of customer data are kept for 35 days."
 OTHER = "The office is closed on public holidays."

@@ -28,15 +28,13 @@ from certiq.adapters.local.sqlite_db import DB_FILE_NAME
 from certiq.api.pages import PNG_SIGNATURE
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
+from certiq.deps import Deps
 from certiq.ingestion.service import Upload, ingest
 from certiq.models import DocumentRecord, DocumentStatus
 from certiq.runtime.local import LocalRuntime
 from certiq.runtime.server import ApiServer, make_server
-from certiq.steps.deps import Deps
 from tests.conftest import MakePdf
 from tests.fakes import make_document
-
-pytestmark = pytest.mark.pipeline
 
 FACT = "Backups of customer data are kept for 35 days."
 QUESTION = "How long are backups of customer data kept?"
@@ -761,3 +759,12 @@ def test_an_upload_of_known_bytes_under_another_name_is_a_409_naming_the_documen
     _, listed = api.call("GET", "/v1/documents")
     assert [d["file_name"] for d in listed].count("visitors.pdf") == 1
     assert "visitors-copy.pdf" not in {d["file_name"] for d in listed}
+
+
+def test_every_answer_names_its_request_in_a_correlation_id(api: Api) -> None:
+    # WHEN two requests are sent, one answered and one refused
+    _, answered, _ = api.fetch("GET", "/v1/documents")
+    _, refused, _ = api.fetch("GET", "/v1/documents/no-such-document")
+    # THEN each carries the id of its own request
+    ids = [answered["X-Correlation-Id"], refused["X-Correlation-Id"]]
+    assert all(ids) and ids[0] != ids[1]

@@ -29,14 +29,12 @@ from certiq.api.pages import PNG_SIGNATURE
 from certiq.api.routes import create_app
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
+from certiq.deps import Deps
 from certiq.ingestion.identity import doc_id_for
-from certiq.ingestion.s3_events import handle_s3_event
+from certiq.ingestion.s3_events import handle_s3_record
 from certiq.runtime.local import LocalRuntime
 from certiq.runtime.server import to_event
-from certiq.steps.deps import Deps
 from tests.conftest import build_pdf
-
-pytestmark = pytest.mark.pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "infra" / "events"
@@ -83,7 +81,8 @@ class Cloud:
             "versionId": head["VersionId"],
             "sequencer": "0000000000000000A1",
         }
-        handle_s3_event(parse(event=event, model=S3Model), self.deps)
+        for notification in parse(event=event, model=S3Model).Records:
+            handle_s3_record(notification, self.deps)
 
 
 @pytest.fixture

@@ -14,8 +14,6 @@ from certiq.config import ApiSettings, Settings
 from certiq.runtime.local import LocalRuntime
 from certiq.runtime.server import to_event
 
-pytestmark = pytest.mark.pipeline
-
 ALLOWED = "https://app.example.com"
 OTHER = "https://evil.example.net"
 

@@ -27,8 +27,6 @@ from certiq.runtime.local import LocalRuntime
 from certiq.runtime.server import ApiServer, make_server
 from tests.conftest import build_pdf
 
-pytestmark = pytest.mark.pipeline
-
 # Uploads are raw PDF bytes: generated bodies go out as they are, like application/octet-stream.
 schemathesis.serializer.alias("application/pdf", "application/octet-stream")
 

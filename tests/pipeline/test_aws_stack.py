@@ -72,7 +72,6 @@ if TYPE_CHECKING:
 
 __all__ = ["osmem_url"]  # the osmem-server fixture, shared with the ingest function's tests
 
-pytestmark = pytest.mark.pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE_PATH = ROOT / "template.yaml"

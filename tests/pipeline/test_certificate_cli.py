@@ -24,8 +24,6 @@ from certiq.models import Certificate
 from certiq.trust.certificate import seal_and_sign
 from tests.conftest import MakePdf
 
-pytestmark = pytest.mark.pipeline
-
 QUESTIONS = [
     "How long are backups of customer data kept?",
     "How long are paper records kept before they are shredded?",

@@ -5,13 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner, Result
 
 from certiq.cli import main
 from tests.conftest import MakePdf
-
-pytestmark = pytest.mark.pipeline
 
 QUESTION = "How long are backups of customer data kept?"
 

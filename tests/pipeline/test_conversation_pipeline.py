@@ -9,8 +9,6 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-import pytest
-
 from certiq.bootstrap import build_deps
 from certiq.config import (
     ConversationSettings,
@@ -20,10 +18,10 @@ from certiq.config import (
     Settings,
     TranslationSettings,
 )
+from certiq.deps import Deps
 from certiq.ingestion.service import Upload, ingest
 from certiq.questions import receive
 from certiq.runtime.local import LocalRun, LocalRuntime
-from certiq.steps.deps import Deps
 from tests.conftest import build_pdf
 from tests.provider_fakes import (
     ProviderServer,
@@ -31,8 +29,6 @@ from tests.provider_fakes import (
     llm_settings,
     text_reply,
 )
-
-pytestmark = pytest.mark.pipeline
 
 TENANT = "default"
 BACKUPS_WHERE = "Backups of customer data are stored in Frankfurt."

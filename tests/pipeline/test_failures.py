@@ -10,17 +10,15 @@ import pytest
 
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
+from certiq.deps import Deps
 from certiq.errors import ConfigurationError, TransientError
 from certiq.ingestion.service import Upload, ingest
 from certiq.models import QuestionStatus, SearchHit
 from certiq.ports import SearchIndex
 from certiq.questions import receive
 from certiq.runtime.local import LocalRuntime
-from certiq.steps.deps import Deps
 from tests.conftest import MakePdf
 from tests.fakes import DelegatingIndex
-
-pytestmark = pytest.mark.pipeline
 
 FACT = "Backups of customer data are kept for 35 days."
 QUESTION = "How long are backups of customer data kept?"

@@ -10,8 +10,6 @@ from click.testing import CliRunner, Result
 
 from certiq.cli import main
 
-pytestmark = pytest.mark.pipeline
-
 
 def run(home: Path, *args: str) -> Result:
     return CliRunner().invoke(main, list(args), env={"CERTIQ_HOME": str(home)})

@@ -37,12 +37,12 @@ from certiq.adapters.aws.s3_blobs import S3BlobStore
 from certiq.adapters.aws.tables import create_table_args
 from certiq.bootstrap import build_deps
 from certiq.config import EmbeddingSettings, Settings
+from certiq.deps import Deps
 from certiq.ingestion import s3_events
 from certiq.ingestion.identity import doc_id_for
 from certiq.models import Chunk, DocumentRecord, DocumentStatus, SearchHit
 from certiq.ports import DocumentStore, SearchIndex
 from certiq.runtime.s3_ingest import S3IngestHandler
-from certiq.steps.deps import Deps
 from tests.conftest import build_pdf
 from tests.fakes import DelegatingIndex
 
@@ -50,7 +50,6 @@ if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
     from mypy_boto3_s3 import S3Client
 
-pytestmark = pytest.mark.pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "infra" / "events"

@@ -21,15 +21,13 @@ from reportlab.pdfgen.canvas import Canvas
 from certiq.bootstrap import build_deps
 from certiq.cli import main
 from certiq.config import ChunkingSettings, EmbeddingSettings, Settings
+from certiq.deps import Deps
 from certiq.errors import DuplicateContent
 from certiq.ingestion.service import Upload, ingest, remove
 from certiq.models import Chunk, DocumentStatus
 from certiq.ports import SearchIndex
-from certiq.steps.deps import Deps
 from tests.conftest import build_pdf
 from tests.fakes import DelegatingIndex
-
-pytestmark = pytest.mark.pipeline
 
 TENANT = "default"
 TEAMS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf"]

@@ -19,8 +19,6 @@ import pytest
 
 from tests.conftest import MakePdf
 
-pytestmark = pytest.mark.pipeline
-
 ROOT = Path(__file__).resolve().parents[2]
 FACT = "Backups of customer data are kept for 35 days and then deleted."
 

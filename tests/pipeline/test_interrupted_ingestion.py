@@ -25,13 +25,11 @@ from certiq.adapters.local.sqlite_db import DB_FILE_NAME
 from certiq.bootstrap import build_deps
 from certiq.cli import main
 from certiq.config import Settings
+from certiq.deps import Deps
 from certiq.ingestion.leases import end_interrupted, interrupted_reason
 from certiq.models import DocumentRecord, DocumentStatus
-from certiq.steps.deps import Deps
 from tests.conftest import MakePdf
 from tests.fakes import EPOCH, FixedClock, make_document
-
-pytestmark = pytest.mark.pipeline
 
 PAGES = 300
 

@@ -16,11 +16,11 @@ from certiq.config import (
     TranslationSettings,
     VerificationSettings,
 )
+from certiq.deps import Deps
 from certiq.ingestion.service import Upload, ingest
 from certiq.models import QuestionStatus, RenderState
 from certiq.questions import receive
 from certiq.runtime.local import LocalRuntime
-from certiq.steps.deps import Deps
 from tests.conftest import MakePdf
 from tests.provider_fakes import (
     ProviderServer,
@@ -31,8 +31,6 @@ from tests.provider_fakes import (
     anthropic_tool_use,
     llm_settings,
 )
-
-pytestmark = pytest.mark.pipeline
 
 FACT = "Backups of customer data are kept for 35 days and they are encrypted at rest."
 QUESTION = "How long are backups of customer data kept?"

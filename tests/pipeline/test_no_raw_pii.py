@@ -18,14 +18,12 @@ from certiq.adapters.local.sqlite_db import DB_FILE_NAME
 from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.bootstrap import build_deps, build_orchestrator
 from certiq.config import Settings
+from certiq.deps import Deps
 from certiq.models import ConversationTurn, EvidenceSpan, QuestionStatus
 from certiq.ports import ChatDraft
 from certiq.questions import receive
 from certiq.runtime.local import LocalRuntime
-from certiq.steps.deps import Deps
 from tests.fakes import FakeUrlChecker, RecordingNameFinder, RecordingTranslator, make_chunk
-
-pytestmark = pytest.mark.pipeline
 
 TENANT = "default"
 POLICY = "Backups of customer data are kept for 35 days and then deleted"

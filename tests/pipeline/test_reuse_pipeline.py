@@ -16,6 +16,7 @@ import pytest
 from certiq.adapters.local.sqlite_db import SqliteDatabase
 from certiq.bootstrap import build_deps
 from certiq.config import EmbeddingSettings, PolicySettings, ReuseSettings, Settings
+from certiq.deps import Deps
 from certiq.ingestion.service import Upload, ingest, remove
 from certiq.models import (
     QAResponse,
@@ -25,12 +26,9 @@ from certiq.models import (
 from certiq.ports import Support, Verifier
 from certiq.questions import receive
 from certiq.runtime.local import LocalRun, LocalRuntime
-from certiq.steps.deps import Deps
 from certiq.trust.certificate import check
 from tests.conftest import build_pdf
 from tests.fakes import DenyingModel, HashingEmbedder
-
-pytestmark = pytest.mark.pipeline
 
 TENANT = "default"
 QUESTION = "How long are backups of customer data kept?"

@@ -5,11 +5,10 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-import pytest
-
 from certiq.bootstrap import build_deps
 from certiq.cli import _readable
 from certiq.config import Settings
+from certiq.deps import Deps
 from certiq.ingestion.service import Upload, ingest
 from certiq.models import (
     QuestionStatus,
@@ -17,12 +16,9 @@ from certiq.models import (
 )
 from certiq.questions import receive
 from certiq.runtime.local import LocalRuntime
-from certiq.steps.deps import Deps
 from certiq.trust.certificate import check
 from tests.conftest import MakePdf
 from tests.fakes import DENIAL, DenyingModel
-
-pytestmark = pytest.mark.pipeline
 
 FACT = "Backups of customer data are kept for 35 days."
 

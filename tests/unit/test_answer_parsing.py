@@ -16,8 +16,6 @@ from certiq.answering.parsing import (
 from certiq.models import DraftQuote
 from tests.fakes import make_chunk, make_evidence
 
-pytestmark = pytest.mark.unit
-
 LOGS = "Logs are rotated weekly"
 BACKUPS = "Backups of customer data are kept for 35 days"
 BADGES = "Staff badges expire after one year"

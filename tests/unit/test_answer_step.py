@@ -13,6 +13,7 @@ from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.answering.fallback import FallbackChain
 from certiq.bootstrap import build_deps
 from certiq.config import AnswerSettings, Settings
+from certiq.deps import Deps
 from certiq.errors import TransientError
 from certiq.models import (
     ConversationTurn,
@@ -25,11 +26,8 @@ from certiq.models import (
 from certiq.ports import ChatDraft, ChatModel
 from certiq.questions import receive
 from certiq.steps import STEPS
-from certiq.steps.deps import Deps
 from certiq.trust.certificate import check, seal_and_sign
 from tests.fakes import FixedClock, make_certificate, make_chunk
-
-pytestmark = pytest.mark.unit
 
 POLICY = "Backups of customer data are kept for 35 days. Logs are rotated weekly"
 QUESTION = "How long are backups of customer data kept?"

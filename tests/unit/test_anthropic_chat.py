@@ -18,7 +18,7 @@ from tests.provider_fakes import (
     anthropic_usage,
 )
 
-pytestmark = [pytest.mark.unit, pytest.mark.usefixtures("provider_keys")]
+pytestmark = pytest.mark.usefixtures("provider_keys")
 
 S1, S2 = (span.span_id for span in BACKUP_EVIDENCE)
 

@@ -24,8 +24,6 @@ from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Paragraph
 from certiq.ingestion.pdf import ParsedPage, parse_pdf
 from certiq.models import Box
 
-pytestmark = pytest.mark.unit
-
 FONT, SIZE, LEADING = "Helvetica", 10.0, 13.0
 ASCENDER, DESCENDER = 0.718, 0.207  # Helvetica, share of the font size
 WIDTH, HEIGHT = A4

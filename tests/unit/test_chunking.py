@@ -16,8 +16,6 @@ from certiq.ingestion.pdf import ParsedDocument, parse_pdf
 from certiq.models import Chunk, SourceRef
 from tests.conftest import MakePdf
 
-pytestmark = pytest.mark.unit
-
 RETENTION = [
     [
         "1. Purpose",

@@ -30,8 +30,6 @@ from certiq.retrieval.conversation import (
 )
 from tests.fakes import FixedClock, make_certificate, make_chunk, make_question, make_response
 
-pytestmark = pytest.mark.unit
-
 SETTINGS = ConversationSettings()
 PREVIOUS = "How long are backups of customer data kept in Germany?"
 

@@ -16,8 +16,6 @@ from certiq.adapters.local.sqlite_db import SqliteDatabase
 from certiq.bootstrap import build_deps
 from certiq.config import EmbeddingSettings, Settings
 
-pytestmark = pytest.mark.unit
-
 
 class CountingEmbedder:
     """A fake Embedder: a fixed vector per (model name, text), and a record of every call."""

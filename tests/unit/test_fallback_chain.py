@@ -14,8 +14,6 @@ from certiq.models import ConversationTurn, DraftSentence, EvidenceSpan, ModelCa
 from certiq.ports import ChatDraft
 from tests.fakes import make_chunk, make_evidence
 
-pytestmark = pytest.mark.unit
-
 QUESTION = "How long are backups of customer data kept?"
 EVIDENCE = make_evidence(
     make_chunk("Backups of customer data are kept for 35 days. Logs are rotated weekly")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 
-import pytest
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.pdfgen.canvas import Canvas
@@ -22,8 +21,6 @@ from certiq.ingestion.furniture import (
 )
 from certiq.ingestion.pdf import parse_pdf
 from certiq.models import SourceRef
-
-pytestmark = pytest.mark.unit
 
 HEADER = "Northwind Analytics Ltd. - Data Retention Policy v3.2"
 HEIGHT = 842.0

@@ -8,8 +8,6 @@ from certiq.models import SearchHit
 from certiq.retrieval.fusion import reciprocal_rank_fusion
 from tests.fakes import make_chunk
 
-pytestmark = pytest.mark.unit
-
 
 def ranking(*doc_ids: str, tenant: str = "tenant-a") -> list[SearchHit]:
     """Hits in the given order, with engine scores that RRF must ignore."""

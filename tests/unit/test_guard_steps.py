@@ -11,10 +11,10 @@ import pytest
 
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
+from certiq.deps import Deps
 from certiq.models import QuestionState, QuestionStatus, StepError
 from certiq.questions import receive
 from certiq.steps import STEPS
-from certiq.steps.deps import Deps
 from certiq.steps.persist import NOT_FOUND_AS_WRITTEN
 from tests.fakes import (
     FakeUrlChecker,
@@ -24,8 +24,6 @@ from tests.fakes import (
     make_chunk,
     make_document,
 )
-
-pytestmark = pytest.mark.unit
 
 TENANT = "default"
 POLICY = (

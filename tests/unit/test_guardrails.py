@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from certiq.config import TranslationSettings, ValidationSettings
-from certiq.guardrails.benchmark import read_jsonl, score_injection, score_pii
+from certiq.evaluation.guardrails import read_jsonl, score_injection, score_pii
 from certiq.guardrails.language import UNDETERMINED, FunctionWordDetector, LangIdDetector
 from certiq.guardrails.normalize import fold
 from certiq.guardrails.pii import find_entities, find_names, mask, redact
@@ -86,7 +86,7 @@ def test_redact_leaves_dates_numbers_and_section_numbers_alone(text: str) -> Non
     ],
 )
 def test_language_detection(text: str, language: str) -> None:
-    assert FunctionWordDetector().detect(text) == language
+    assert FunctionWordDetector().identify(text)[0] == language
 
 
 # --- the labelled data sets: floors ------------------------------------------------------------

@@ -18,8 +18,6 @@ from certiq.retrieval.fusion import reciprocal_rank_fusion
 from certiq.retrieval.search import NO_EMBEDDER, engine_name, hybrid_search
 from tests.fakes import DelegatingIndex, HashingEmbedder, make_chunk
 
-pytestmark = pytest.mark.unit
-
 QUESTION = "How long are backups kept?"
 POLICY = "Backups of customer data are kept for 35 days."
 PARAPHRASE = "Archived copies of client records are retained for five weeks."  # no shared word

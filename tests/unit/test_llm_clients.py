@@ -17,8 +17,6 @@ from tests.provider_fakes import (
     text_reply,
 )
 
-pytestmark = pytest.mark.unit
-
 
 def ask_anthropic(settings: LlmSettings) -> str:
     with provider_errors("anthropic", "draft"):

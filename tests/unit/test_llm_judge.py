@@ -31,7 +31,7 @@ from tests.provider_fakes import (
     structured_model,
 )
 
-pytestmark = [pytest.mark.unit, pytest.mark.usefixtures("provider_keys")]
+pytestmark = pytest.mark.usefixtures("provider_keys")
 
 CLAIM = "Backups are kept for 35 days."
 EVIDENCE = ["Backups of customer data are retained for 35 days."]

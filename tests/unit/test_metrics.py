@@ -9,8 +9,6 @@ import pytest
 from certiq.adapters.aws.metrics import PowertoolsMetrics
 from certiq.adapters.local.metrics import MetricRecord, RecordingMetrics
 
-pytestmark = pytest.mark.unit
-
 
 def test_powertools_prints_one_emf_document_per_dimension_set_in_namespace_certiq(
     capsys: pytest.CaptureFixture[str],

@@ -24,8 +24,6 @@ from certiq.adapters.local.minilm import (
     missing_requirements,
 )
 
-pytestmark = pytest.mark.unit
-
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "minilm_reference.json"
 MIN_AGREEMENT = 0.999
 

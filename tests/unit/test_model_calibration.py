@@ -6,8 +6,6 @@ import pytest
 
 from certiq.trust.calibration import Calibration, rescale, states_verbatim
 
-pytestmark = pytest.mark.unit
-
 SENTENCE = "Passwords must be at least 14 characters long and must not be reused across services."
 
 

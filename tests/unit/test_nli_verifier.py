@@ -20,8 +20,6 @@ from tokenizers.processors import TemplateProcessing
 
 from certiq.adapters.local.nli import NliModelUnavailable, NliVerifier
 
-pytestmark = pytest.mark.unit
-
 HIDDEN, LAYERS, HEADS, INTERMEDIATE = 8, 2, 2, 16
 WORDS = "backups are kept for 35 days not encrypted logs rotate weekly".split()
 LABELS = {"0": "CONTRADICTION", "1": "ENTAILMENT", "2": "NEUTRAL"}

@@ -17,7 +17,7 @@ from tests.provider_fakes import (
     openai_usage,
 )
 
-pytestmark = [pytest.mark.unit, pytest.mark.usefixtures("provider_keys")]
+pytestmark = pytest.mark.usefixtures("provider_keys")
 
 S1, S2 = (span.span_id for span in BACKUP_EVIDENCE)
 

@@ -31,8 +31,6 @@ from certiq.adapters.llm.openai_embedder import (  # noqa: E402
 from certiq.config import EmbeddingSettings, LlmSettings  # noqa: E402
 from certiq.errors import ConfigurationError, TransientError  # noqa: E402
 
-pytestmark = pytest.mark.unit
-
 MODEL = "text-embedding-3-small"
 
 

@@ -10,8 +10,6 @@ from certiq.ingestion.pdf import iter_page_batches, parse_pdf
 from certiq.models import Chunk, SourceRef
 from tests.unit.test_furniture import policy_pdf
 
-pytestmark = pytest.mark.unit
-
 SOURCE = SourceRef(uri="s3://b/policy.pdf", file_name="policy.pdf", sha256="0" * 64, version="v1")
 
 

@@ -10,8 +10,6 @@ from PIL import Image
 
 from certiq.api.pages import PNG_SIGNATURE, encode_png
 
-pytestmark = pytest.mark.unit
-
 
 def test_an_rgb_array_round_trips_through_png() -> None:
     # GIVEN pixels with every channel varying

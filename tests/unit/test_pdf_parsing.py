@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,8 +15,6 @@ from certiq.errors import IngestionError
 from certiq.ingestion.pdf import ParsedDocument, ParsedPage, Word, parse_pdf
 from certiq.models import Box
 from tests.conftest import MakePdf
-
-pytestmark = pytest.mark.unit
 
 SHARED_PDFS = Path("/work/shared/data/pdfs")
 PAGE_W, PAGE_H = 612.0, 792.0
@@ -313,19 +310,18 @@ def test_parsing_is_deterministic(make_pdf: MakePdf) -> None:
     assert parse_pdf(data) == parse_pdf(data)
 
 
-def test_a_hundred_pages_parse_quickly(make_pdf: MakePdf) -> None:
-    # GIVEN a 100-page PDF of dense paragraphs (~700 words per page)
+def test_a_hundred_dense_pages_all_parse_with_their_words(make_pdf: MakePdf) -> None:
+    # GIVEN a 100-page PDF of dense paragraphs (~700 words per page); how fast is a benchmark's
+    # business (`make bench`, scripts/bench_ingest.py), not a test's
     paragraph = "Backups of customer data are kept for 35 days and then deleted. " * 14
     data = make_pdf([[paragraph] * 5 for _ in range(100)])
 
-    # WHEN parsed
-    started = time.perf_counter()
+    # WHEN parsed with word boxes
     document = parse_pdf(data, words=True)
-    elapsed = time.perf_counter() - started
 
-    # THEN it takes seconds at most (typically about one), not tens of seconds
+    # THEN every page is there, each with its words
     assert document.page_count == 100
-    assert elapsed < 6.0
+    assert all(len(page.words) > 500 for page in document.pages)
 
 
 # --- documents that cannot be read -----------------------------------------------------------
@@ -423,7 +419,7 @@ def test_shared_pdfs_parse_or_fail_with_a_reason(path: Path) -> None:
 def test_line_text_is_folded_and_mapped_back_to_its_characters(
     raw: str, text: str, cmap: list[int]
 ) -> None:
-    from certiq.ingestion.pdf import _normalise
+    from certiq.ingestion.pdf_lines import _normalise
 
     folded, mapping = _normalise(raw, 0)
     assert folded == text

@@ -19,7 +19,7 @@ from tests.provider_fakes import (
     text_reply,
 )
 
-pytestmark = [pytest.mark.unit, pytest.mark.usefixtures("provider_keys")]
+pytestmark = pytest.mark.usefixtures("provider_keys")
 
 TURNS = [Turn("How long are backups kept?", "Backups are kept for 35 days.")]
 FOLLOW_UP = "and for contractors?"

@@ -9,15 +9,13 @@ import pytest
 
 from certiq.bootstrap import build_deps
 from certiq.config import RetrievalSettings, Settings
+from certiq.deps import Deps
 from certiq.models import QuestionStatus, RetrievalMode
 from certiq.questions import receive
 from certiq.retrieval.search import NO_EMBEDDER
 from certiq.steps import STEPS
-from certiq.steps.deps import Deps
 from certiq.steps.response import build_response
 from tests.fakes import FixedClock, HashingEmbedder, make_chunk
-
-pytestmark = pytest.mark.unit
 
 TENANT = "default"
 BACKUPS = "Backups of customer data are kept for 35 days"

@@ -44,8 +44,6 @@ from tests.fakes import (
     make_state,
 )
 
-pytestmark = pytest.mark.unit
-
 ASL = ASL_FILE
 
 

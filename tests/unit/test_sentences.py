@@ -6,8 +6,6 @@ import pytest
 
 from certiq.ingestion.sentences import split_sentences
 
-pytestmark = pytest.mark.unit
-
 
 def sentences(text: str) -> list[str]:
     spans = split_sentences(text)

@@ -15,8 +15,6 @@ from certiq.models import Claim, RenderState
 from certiq.trust.policy import decide
 from tests.fakes import make_citation
 
-pytestmark = pytest.mark.unit
-
 SENTENCE = "Passwords must be at least 14 characters long and must not be reused across services."
 BACKUPS = "Backups of customer data are encrypted and kept for 35 days in the Frankfurt region."
 

@@ -12,8 +12,6 @@ from certiq.retrieval.spans import lexical_scores, select_spans
 from certiq.text import content_terms
 from tests.fakes import HashingEmbedder, make_chunk
 
-pytestmark = pytest.mark.unit
-
 QUESTION = "How long are backups of customer data kept?"
 ANSWER = "Backups of customer data are kept for 35 days"
 PARAPHRASE = "Archived client records are retained for five weeks"  # no word of the question

@@ -10,6 +10,7 @@ import pytest
 
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
+from certiq.deps import Deps
 from certiq.models import (
     AnswerOutcome,
     QuestionState,
@@ -19,12 +20,9 @@ from certiq.models import (
 )
 from certiq.questions import receive
 from certiq.steps import STEPS
-from certiq.steps.deps import Deps
 from certiq.steps.persist import NO_ANSWER
 from certiq.trust.certificate import check
 from tests.fakes import EPOCH, FixedClock, make_chunk
-
-pytestmark = pytest.mark.unit
 
 TENANT = "default"  # Settings().tenant: the tenant receive() gives a question
 BACKUPS = "Backups of customer data are kept for 35 days"

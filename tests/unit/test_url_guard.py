@@ -15,10 +15,8 @@ import httpx
 import pytest
 
 from certiq.config import UrlCheckSettings
-from certiq.guardrails.benchmark import score_ssrf
+from certiq.evaluation.guardrails import score_ssrf
 from certiq.guardrails.urls import GuardedUrlChecker, address_refusal, urls_in
-
-pytestmark = pytest.mark.unit
 
 BATTERY = json.loads(
     (Path(__file__).resolve().parents[1] / "data" / "guardrails" / "ssrf.json").read_text(

@@ -15,8 +15,6 @@ from certiq.errors import ConfigurationError
 from certiq.trust.verifier import LexicalVerifier
 from tests.unit.test_nli_verifier import write_model
 
-pytestmark = pytest.mark.unit
-
 
 def test_the_default_is_certiqs_own_verifier_model_and_the_rules(tmp_path: Path) -> None:
     # GIVEN no verification settings / THEN the shipped cross-encoder judges, the rules split

@@ -13,6 +13,7 @@ from certiq.adapters.local.metrics import RecordingMetrics
 from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.answering.fallback import FallbackChain
 from certiq.config import AwsSettings, Settings
+from certiq.deps import Deps
 from certiq.errors import ConfigurationError
 from certiq.ports import (
     CertificateArchive,
@@ -29,7 +30,6 @@ from certiq.ports import (
     UrlChecker,
     Verifier,
 )
-from certiq.steps.deps import Deps
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from certiq.bootstrap import build_deps, build_embedder, build_orchestrator
 from certiq.config import Settings, load_settings
+from certiq.deps import Deps
 from certiq.errors import CertiqError, ConfigurationError, DuplicateContent
 from certiq.evaluation.retrieval import corpus_home, evaluate, prepare_corpus
 from certiq.evaluation.verification import read_pairs, score_pairs
@@ -31,7 +32,6 @@ from certiq.models import (
 )
 from certiq.questions import receive
 from certiq.runtime.local import LocalRuntime
-from certiq.steps.deps import Deps
 from certiq.trust.certificate import check, check_with_public_key, walk_chain
 from certiq.trust.signatures import load_public_key
 

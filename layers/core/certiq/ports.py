@@ -363,12 +363,9 @@ class QueryRewriter(Protocol):
 
 
 class LanguageDetector(Protocol):
-    def detect(self, text: str) -> str:
-        """An ISO 639-1 code, or "und" when the text is too short to tell."""
-        ...
-
     def identify(self, text: str) -> tuple[str, float]:
-        """The language as detect() says, and a confidence in [0, 1]."""
+        """An ISO 639-1 code ("und" when the text is too short to tell) and a confidence in
+        [0, 1]."""
         ...
 
 

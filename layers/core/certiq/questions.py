@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import uuid
 
+from certiq.deps import Deps
 from certiq.models import QuestionRecord, QuestionState, QuestionStatus, RetrievalMode
-from certiq.steps.deps import Deps
 
 
 def receive(

@@ -15,13 +15,13 @@ import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from urllib.parse import quote
 
+from certiq.deps import Deps
 from certiq.errors import InvalidRequest
 from certiq.ingestion.identity import doc_id_for
 from certiq.ingestion.leases import retry_upload
 from certiq.ingestion.service import PDF_MIME, Upload, ingest, original_key, queued, remove
 from certiq.models import DocumentRecord, DocumentStatus, DocumentUpload
 from certiq.ports import UploadSigner
-from certiq.steps.deps import Deps
 
 logger = logging.getLogger(__name__)
 

@@ -16,12 +16,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from certiq.config import Settings
+from certiq.deps import Deps
 from certiq.evaluation.beir import read_qrels, read_queries
 from certiq.evaluation.metrics import mean_over_queries
 from certiq.ingestion.text import TextDocument, document_key, ingest_texts, read_jsonl
 from certiq.models import RetrievalMode
 from certiq.retrieval.search import hybrid_search
-from certiq.steps.deps import Deps
 
 DEPTH = 100  # Recall@100 needs 100 distinct documents per query
 READY = "ready.json"

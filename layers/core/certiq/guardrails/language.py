@@ -39,9 +39,6 @@ UNDETERMINED = "und"
 class FunctionWordDetector:
     """Implements the LanguageDetector port."""
 
-    def detect(self, text: str) -> str:
-        return self.identify(text)[0]
-
     def identify(self, text: str) -> tuple[str, float]:
         """The confidence is the best language's share of the function words found."""
         tokens = words(text)
@@ -95,6 +92,3 @@ class LangIdDetector:
         if probability >= self._min_confidence:
             return str(language), round(float(probability), 4)
         return self._fallback.identify(text)
-
-    def detect(self, text: str) -> str:
-        return self.identify(text)[0]

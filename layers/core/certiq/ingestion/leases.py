@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Collection
 from datetime import timedelta
 
+from certiq.deps import Deps
 from certiq.errors import InvalidRequest, NotFound
 from certiq.ingestion.service import Upload, ingest, original_key, original_version
 from certiq.models import DocumentRecord, DocumentStatus
-from certiq.steps.deps import Deps
 
 UNFINISHED = frozenset({DocumentStatus.QUEUED, DocumentStatus.PROCESSING})
 

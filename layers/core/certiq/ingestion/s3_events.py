@@ -31,14 +31,14 @@ from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import unquote_plus
 
-from aws_lambda_powertools.utilities.parser.models import S3Model, S3RecordModel
+from aws_lambda_powertools.utilities.parser.models import S3RecordModel
 
+from certiq.deps import Deps
 from certiq.errors import DuplicateContent, InvalidRequest, NotFound, StaleEvent
 from certiq.ingestion.identity import doc_id_for
 from certiq.ingestion.sequencer import check_sequencer, sequencer_is_later
 from certiq.ingestion.service import Upload, ingest, remove, tombstone
 from certiq.models import DocumentRecord
-from certiq.steps.deps import Deps
 
 logger = logging.getLogger(__name__)
 
@@ -63,16 +63,6 @@ class S3Outcome:
             "pages": record.pages if record else 0,
             "chunks": record.chunks if record else 0,
         }
-
-
-def handle_s3_event(event: S3Model, deps: Deps) -> list[S3Outcome]:
-    """Every record of the event, one after the other (see handle_s3_record)."""
-    outcomes = []
-    for notification in event.Records:
-        outcome = handle_s3_record(notification, deps)
-        if outcome is not None:
-            outcomes.append(outcome)
-    return outcomes
 
 
 def handle_s3_record(notification: S3RecordModel, deps: Deps) -> S3Outcome | None:

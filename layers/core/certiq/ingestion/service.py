@@ -17,12 +17,12 @@ from contextlib import closing
 from dataclasses import dataclass
 from typing import TypeGuard
 
+from certiq.deps import Deps
 from certiq.errors import DuplicateContent, IngestionError
 from certiq.ingestion.chunking import chunk_pdf
 from certiq.ingestion.identity import document_ids
 from certiq.models import Chunk, DocumentRecord, DocumentStatus, SourceRef
 from certiq.ports import Embedder
-from certiq.steps.deps import Deps
 
 PDF_MIME = "application/pdf"
 # Documents that hold their content: a new name for the same bytes is not indexed again.

@@ -6,39 +6,39 @@ of the steps, their branching, Retry and Catch. The local runtime therefore exec
 file in-process, with each Task Resource (the literal string, e.g. "${ValidateFunctionArn}")
 mapped to a Python callable. There is no second hand-written copy of the pipeline.
 
-Supported (JSONPath query language only):
+Supported (JSONPath query language only), and no more than answer.asl.json uses, so that what is
+interpreted here is what the file exercises:
 
-- States: Task, Choice, Pass, Succeed, Fail.
-- Paths: ``$``, ``$.a.b``, ``$.a[0]`` in InputPath, OutputPath, ResultPath, Choice ``Variable``
-  and Parameters/ResultSelector values whose key ends in ``.$``.
-- Task: Resource, Parameters, ResultSelector, ResultPath (incl. null and "$"), InputPath,
-  OutputPath, Retry (ErrorEquals, IntervalSeconds, MaxAttempts, BackoffRate, MaxDelaySeconds,
-  JitterStrategy), Catch (ErrorEquals, ResultPath, Next), TimeoutSeconds.
-- Choice: BooleanEquals, StringEquals, NumericEquals, NumericLessThan(Equals),
-  NumericGreaterThan(Equals), IsPresent, IsNull, And, Or, Not; Default.
+- States: Task, Choice, Succeed, Fail.
+- Task: Resource, TimeoutSeconds, Retry (ErrorEquals, IntervalSeconds, MaxAttempts,
+  BackoffRate, JitterStrategy), Catch (ErrorEquals, ResultPath, Next). A Task's result is the
+  next state's input.
+- Paths: ``$``, ``$.a.b``, ``$.a[0]`` in a Catch's ResultPath and a Choice's ``Variable``.
+- Choice: BooleanEquals, IsPresent, IsNull, And, Or, Not; Default.
 
-Anything else (Map, Parallel, Wait, intrinsic functions, the ``$$`` context object, ``*Path``
-comparisons, HeartbeatSeconds, ...) is rejected with :class:`AslError` when the machine is built,
-so an unsupported edit to the file fails loudly in tests rather than at run time.
+Anything else (Pass, Map, Parallel, Wait, InputPath, OutputPath, Parameters, ResultSelector,
+string and numeric comparisons, intrinsic functions, the ``$$`` context object, ...) is rejected
+with :class:`AslError` when the machine is built, so an edit to the file that needs more fails
+loudly in tests rather than running on an interpreter that was never tried on it.
 
 Error names: a callable's exception is named by its class name (``TransientError``), or by
-``StatesError.error`` when it raises :class:`StatesError`. Data-path failures (a missing
-InputPath/Parameters/OutputPath/Variable field, a ResultPath that cannot be written) are terminal
-``States.Runtime``-family errors: like AWS's ``States.Runtime`` they are neither retried nor caught.
+``StatesError.error`` when it raises :class:`StatesError`. Data-path failures (a missing Choice
+Variable, a ResultPath that cannot be written) are terminal ``States.Runtime``-family errors:
+like AWS's ``States.Runtime`` they are neither retried nor caught.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import random
-import re
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
+
+from certiq.runtime.asl_definition import AslError, Fields, JsonPath, PathFailure, compile_path
 
 __all__ = [
     "AslError",
@@ -58,14 +58,7 @@ STATES_TASK_FAILED = "States.TaskFailed"
 STATES_TIMEOUT = "States.Timeout"
 STATES_RUNTIME = "States.Runtime"
 STATES_NO_CHOICE = "States.NoChoiceMatched"
-STATES_PARAMETER_PATH = "States.ParameterPathFailure"
 STATES_RESULT_PATH = "States.ResultPathMatchFailure"
-
-_MISSING: Any = object()  # distinguishes "field absent" from "field is JSON null"
-
-
-class AslError(ValueError):
-    """The definition is invalid or uses something this interpreter does not support."""
 
 
 class StatesError(Exception):
@@ -144,199 +137,14 @@ class Execution:
         return [e.state for e in self.history if e.phase == "entered"]
 
 
-# --------------------------------------------------------------------------- paths
-
-_SEGMENT = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]")
-
-
-class _PathFailure(Exception):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class _Path:
-    """A compiled simple JSONPath: ``$`` followed by ``.name`` and ``[index]`` segments."""
-
-    text: str
-    segments: tuple[str | int, ...]
-
-    def read(self, data: Any) -> Any:
-        value = data
-        for seg in self.segments:
-            if isinstance(seg, str):
-                if not isinstance(value, dict) or seg not in value:
-                    raise _PathFailure(f"path {self.text!r} not found in the input")
-                value = value[seg]
-            else:
-                if not isinstance(value, list) or seg >= len(value):
-                    raise _PathFailure(f"path {self.text!r} not found in the input")
-                value = value[seg]
-        return value
-
-    def write(self, data: Any, result: Any) -> Any:
-        """Return a copy of ``data`` with ``result`` at this path.
-
-        Only the dicts along the path are (shallowly) copied: enough never to mutate the caller's
-        input, without deep-copying payloads the write does not touch.
-        """
-        if not self.segments:
-            return result
-        if not isinstance(data, dict):
-            raise _PathFailure(f"cannot write {self.text!r}: the input is not an object")
-        root = dict(data)
-        node = root
-        for seg in self.segments[:-1]:
-            assert isinstance(seg, str)  # compile() rejects indexes in ResultPath
-            child = node.get(seg, _MISSING)
-            if child is _MISSING:
-                child = {}
-            elif isinstance(child, dict):
-                child = dict(child)
-            else:
-                raise _PathFailure(f"cannot write {self.text!r}: {seg!r} is not an object")
-            node[seg] = child
-            node = child
-        last = self.segments[-1]
-        assert isinstance(last, str)
-        node[last] = result
-        return root
-
-
-def _compile_path(text: Any, where: str, *, writable: bool = False) -> _Path:
-    if not isinstance(text, str) or not text.startswith("$"):
-        raise AslError(f"{where}: expected a JSONPath starting with '$', got {text!r}")
-    if text.startswith("$$"):
-        raise AslError(f"{where}: the context object ($$) is not supported: {text!r}")
-    segments: list[str | int] = []
-    pos = 1
-    while pos < len(text):
-        m = _SEGMENT.match(text, pos)
-        if m is None:
-            raise AslError(f"{where}: unsupported JSONPath {text!r} (use $, $.a.b or $.a[0])")
-        if m.group(1) is not None:
-            segments.append(m.group(1))
-        else:
-            if writable:
-                raise AslError(f"{where}: array indexes cannot be written: {text!r}")
-            segments.append(int(m.group(2)))
-        pos = m.end()
-    return _Path(text, tuple(segments))
-
-
-# --------------------------------------------------------------------------- templates
-
-# A compiled Parameters/ResultSelector template: a constant, a path, or a container of templates.
-_Template = tuple[str, Any]
-
-
-def _compile_template(value: Any, where: str) -> _Template:
-    if isinstance(value, dict):
-        items: list[tuple[str, _Template]] = []
-        for key, sub in value.items():
-            if not isinstance(key, str):
-                raise AslError(f"{where}: keys must be strings")
-            if key.endswith(".$"):
-                if isinstance(sub, str) and sub.startswith("States."):
-                    raise AslError(f"{where}.{key}: intrinsic functions are not supported")
-                items.append((key[:-2], ("path", _compile_path(sub, f"{where}.{key}"))))
-            else:
-                items.append((key, _compile_template(sub, f"{where}.{key}")))
-        return ("dict", items)
-    if isinstance(value, list):
-        return ("list", [_compile_template(v, f"{where}[{i}]") for i, v in enumerate(value)])
-    return ("const", value)
-
-
-def _resolve(template: _Template, data: Any) -> Any:
-    # Containers are rebuilt on every call so no run shares (and can mutate) another's dicts;
-    # values read through paths are passed by reference, as they are read-only to the state.
-    kind, body = template
-    if kind == "const":
-        return body
-    if kind == "path":
-        return body.read(data)
-    if kind == "dict":
-        return {key: _resolve(sub, data) for key, sub in body}
-    return [_resolve(sub, data) for sub in body]
-
-
-# --------------------------------------------------------------------------- fields
-
-
-class _Fields:
-    """Typed access to one JSON object of the definition, with a clear error on bad input."""
-
-    def __init__(self, raw: Any, where: str, allowed: frozenset[str]) -> None:
-        if not isinstance(raw, dict):
-            raise AslError(f"{where}: expected an object")
-        unknown = sorted(set(raw) - allowed)
-        if unknown:
-            raise AslError(f"{where}: unsupported field(s) {', '.join(unknown)}")
-        self.raw: dict[str, Any] = raw
-        self.where = where
-
-    def has(self, key: str) -> bool:
-        return key in self.raw
-
-    def str_(self, key: str, *, required: bool = False) -> str | None:
-        value = self.raw.get(key)
-        if value is None:
-            if required:
-                raise AslError(f"{self.where}: {key} is required")
-            return None
-        if not isinstance(value, str) or not value:
-            raise AslError(f"{self.where}: {key} must be a non-empty string")
-        return value
-
-    def number(self, key: str, default: float | None, *, minimum: float, integer: bool) -> Any:
-        value = self.raw.get(key, _MISSING)
-        if value is _MISSING:
-            return default
-        ok_type = isinstance(value, int) if integer else isinstance(value, int | float)
-        if isinstance(value, bool) or not ok_type or value < minimum:
-            kind = "an integer" if integer else "a number"
-            raise AslError(f"{self.where}: {key} must be {kind} >= {minimum}, got {value!r}")
-        return value
-
-    def path(self, key: str, *, writable: bool = False) -> _Path | None:
-        """A path field: default ``$``; None when the field is JSON null."""
-        value = self.raw.get(key, "$")
-        if value is None:
-            return None
-        return _compile_path(value, f"{self.where}.{key}", writable=writable)
-
-
 _COMMON = frozenset({"Type", "Comment"})
-_IO = frozenset({"InputPath", "OutputPath"})
 _FLOW = frozenset({"Next", "End"})
-_TASK_FIELDS = (
-    _COMMON
-    | _IO
-    | _FLOW
-    | {
-        "Resource",
-        "Parameters",
-        "ResultSelector",
-        "ResultPath",
-        "Retry",
-        "Catch",
-        "TimeoutSeconds",
-    }
-)
-_PASS_FIELDS = _COMMON | _IO | _FLOW | {"Parameters", "Result", "ResultPath"}
-_CHOICE_FIELDS = _COMMON | _IO | {"Choices", "Default"}
-_SUCCEED_FIELDS = _COMMON | _IO
+_TASK_FIELDS = _COMMON | _FLOW | {"Resource", "Retry", "Catch", "TimeoutSeconds"}
+_CHOICE_FIELDS = _COMMON | {"Choices", "Default"}
+_SUCCEED_FIELDS = _COMMON
 _FAIL_FIELDS = _COMMON | {"Error", "Cause"}
 _RETRY_FIELDS = frozenset(
-    {
-        "ErrorEquals",
-        "IntervalSeconds",
-        "MaxAttempts",
-        "BackoffRate",
-        "MaxDelaySeconds",
-        "JitterStrategy",
-        "Comment",
-    }
+    {"ErrorEquals", "IntervalSeconds", "MaxAttempts", "BackoffRate", "JitterStrategy", "Comment"}
 )
 _CATCH_FIELDS = frozenset({"ErrorEquals", "ResultPath", "Next", "Comment"})
 _TOP_FIELDS = frozenset({"Comment", "StartAt", "States", "Version", "QueryLanguage"})
@@ -363,7 +171,7 @@ class _Run:
 # --------------------------------------------------------------------------- error handlers
 
 
-def _compile_error_equals(f: _Fields) -> tuple[str, ...]:
+def _compile_error_equals(f: Fields) -> tuple[str, ...]:
     names = f.raw.get("ErrorEquals")
     if not isinstance(names, list) or not names or not all(isinstance(n, str) and n for n in names):
         raise AslError(f"{f.where}: ErrorEquals must be a non-empty list of strings")
@@ -385,21 +193,18 @@ class _Retrier:
     interval: float
     max_attempts: int
     backoff: float
-    max_delay: float | None
     full_jitter: bool
 
     def delay(self, attempt: int, rng: random.Random) -> float:
         """Seconds to wait before retry number ``attempt`` (1-based)."""
         wait = self.interval * self.backoff ** (attempt - 1)
-        if self.max_delay is not None:
-            wait = min(wait, self.max_delay)
         return rng.uniform(0.0, wait) if self.full_jitter else wait
 
 
 @dataclass(frozen=True, slots=True)
 class _Catcher:
     error_equals: tuple[str, ...]
-    result_path: _Path | None
+    result_path: JsonPath | None
     next: str
 
 
@@ -414,7 +219,7 @@ def _compile_retry(raw: Any, where: str) -> tuple[_Retrier, ...]:
         raise AslError(f"{where}: Retry must be a list")
     out: list[_Retrier] = []
     for i, item in enumerate(raw):
-        f = _Fields(item, f"{where}[{i}]", _RETRY_FIELDS)
+        f = Fields(item, f"{where}[{i}]", _RETRY_FIELDS)
         jitter = f.raw.get("JitterStrategy", "NONE")
         if jitter not in ("FULL", "NONE"):
             raise AslError(f"{f.where}: JitterStrategy must be FULL or NONE, got {jitter!r}")
@@ -424,7 +229,6 @@ def _compile_retry(raw: Any, where: str) -> tuple[_Retrier, ...]:
                 interval=f.number("IntervalSeconds", 1, minimum=1, integer=True),
                 max_attempts=f.number("MaxAttempts", 3, minimum=0, integer=True),
                 backoff=f.number("BackoffRate", 2.0, minimum=1.0, integer=False),
-                max_delay=f.number("MaxDelaySeconds", None, minimum=1, integer=True),
                 full_jitter=jitter == "FULL",
             )
         )
@@ -437,7 +241,7 @@ def _compile_catch(raw: Any, where: str) -> tuple[_Catcher, ...]:
         raise AslError(f"{where}: Catch must be a list")
     out: list[_Catcher] = []
     for i, item in enumerate(raw):
-        f = _Fields(item, f"{where}[{i}]", _CATCH_FIELDS)
+        f = Fields(item, f"{where}[{i}]", _CATCH_FIELDS)
         nxt = f.str_("Next", required=True)
         assert nxt is not None
         out.append(_Catcher(_compile_error_equals(f), f.path("ResultPath", writable=True), nxt))
@@ -448,35 +252,17 @@ def _compile_catch(raw: Any, where: str) -> tuple[_Catcher, ...]:
 # --------------------------------------------------------------------------- states
 
 
-def _apply_result_path(path: _Path | None, data: Any, result: Any) -> Any:
+def _apply_result_path(path: JsonPath | None, data: Any, result: Any) -> Any:
     if path is None:  # "ResultPath": null keeps the state input and discards the result
         return data
     try:
         return path.write(data, result)
-    except _PathFailure as exc:
+    except PathFailure as exc:
         raise _Terminal(STATES_RESULT_PATH, str(exc)) from None
-
-
-def _read(path: _Path | None, data: Any, error: str = STATES_RUNTIME) -> Any:
-    if path is None:  # a null InputPath/OutputPath yields {}
-        return {}
-    try:
-        return path.read(data)
-    except _PathFailure as exc:
-        raise _Terminal(error, str(exc)) from None
-
-
-def _resolve_or_fail(template: _Template, data: Any, where: str) -> Any:
-    try:
-        return _resolve(template, data)
-    except _PathFailure as exc:
-        raise _Terminal(STATES_PARAMETER_PATH, f"{where}: {exc}") from None
 
 
 class _State:
     name: str
-    input_path: _Path | None
-    output_path: _Path | None
 
     def targets(self) -> Iterator[str]:
         return iter(())
@@ -486,7 +272,7 @@ class _State:
         raise NotImplementedError
 
 
-def _flow(f: _Fields) -> str | None:
+def _flow(f: Fields) -> str | None:
     """Next, or None for End: exactly one of the two must be given."""
     if f.has("End"):
         if f.raw["End"] is not True:
@@ -501,7 +287,7 @@ def _flow(f: _Fields) -> str | None:
 
 
 class _TaskState(_State):
-    def __init__(self, name: str, f: _Fields, resources: Mapping[str, TaskCallable]) -> None:
+    def __init__(self, name: str, f: Fields, resources: Mapping[str, TaskCallable]) -> None:
         self.name = name
         resource = f.str_("Resource", required=True)
         assert resource is not None
@@ -511,17 +297,6 @@ class _TaskState(_State):
         self.resource = resource
         self.fn = fn
         self.next = _flow(f)
-        self.input_path = f.path("InputPath")
-        self.output_path = f.path("OutputPath")
-        self.result_path = f.path("ResultPath", writable=True)
-        raw_params = f.raw.get("Parameters", _MISSING)
-        self.parameters = (
-            None if raw_params is _MISSING else _compile_template(raw_params, f"{name}.Parameters")
-        )
-        raw_sel = f.raw.get("ResultSelector", _MISSING)
-        self.result_selector = (
-            None if raw_sel is _MISSING else _compile_template(raw_sel, f"{name}.ResultSelector")
-        )
         self.timeout: float | None = f.number("TimeoutSeconds", None, minimum=1, integer=True)
         self.retriers = _compile_retry(f.raw.get("Retry", []), f"{name}.Retry")
         self.catchers = _compile_catch(f.raw.get("Catch", []), f"{name}.Catch")
@@ -560,13 +335,10 @@ class _TaskState(_State):
         return None
 
     def run(self, data: Any, ctx: _Run) -> tuple[str | None, Any]:
-        effective = _read(self.input_path, data)
-        if self.parameters is not None:
-            effective = _resolve_or_fail(self.parameters, effective, f"{self.name}.Parameters")
         attempts = [0] * len(self.retriers)  # AWS counts attempts per retrier
         while True:
             try:
-                result = self._invoke(effective, ctx)
+                result = self._invoke(data, ctx)
                 break
             except Exception as exc:
                 name = error_name(exc)
@@ -583,58 +355,20 @@ class _TaskState(_State):
                             catcher.result_path, data, error_output
                         )
                 raise _Terminal(name, _error_cause(exc)) from exc
-        if self.result_selector is not None:
-            result = _resolve_or_fail(self.result_selector, result, f"{self.name}.ResultSelector")
-        output = _apply_result_path(self.result_path, data, result)
-        return self.next, _read(self.output_path, output)
-
-
-class _PassState(_State):
-    def __init__(self, name: str, f: _Fields) -> None:
-        self.name = name
-        self.next = _flow(f)
-        self.input_path = f.path("InputPath")
-        self.output_path = f.path("OutputPath")
-        self.result_path = f.path("ResultPath", writable=True)
-        raw_params = f.raw.get("Parameters", _MISSING)
-        self.parameters = (
-            None if raw_params is _MISSING else _compile_template(raw_params, f"{name}.Parameters")
-        )
-        self.result: Any = f.raw.get("Result", _MISSING)
-
-    def targets(self) -> Iterator[str]:
-        if self.next is not None:
-            yield self.next
-
-    def run(self, data: Any, ctx: _Run) -> tuple[str | None, Any]:
-        effective = _read(self.input_path, data)
-        if self.parameters is not None:
-            effective = _resolve_or_fail(self.parameters, effective, f"{self.name}.Parameters")
-        if self.result is _MISSING:
-            result = effective
-        elif isinstance(self.result, dict | list):
-            # The literal is shared by every execution: hand each one its own copy.
-            result = copy.deepcopy(self.result)
-        else:
-            result = self.result
-        output = _apply_result_path(self.result_path, data, result)
-        return self.next, _read(self.output_path, output)
+        return self.next, result
 
 
 class _SucceedState(_State):
-    def __init__(self, name: str, f: _Fields) -> None:
+    def __init__(self, name: str, f: Fields) -> None:
         self.name = name
-        self.input_path = f.path("InputPath")
-        self.output_path = f.path("OutputPath")
 
     def run(self, data: Any, ctx: _Run) -> tuple[str | None, Any]:
-        return None, _read(self.output_path, _read(self.input_path, data))
+        return None, data
 
 
 class _FailState(_State):
-    def __init__(self, name: str, f: _Fields) -> None:
+    def __init__(self, name: str, f: Fields) -> None:
         self.name = name
-        self.input_path = self.output_path = None
         self.error = f.str_("Error") or "States.Fail"
         self.cause = f.str_("Cause") or ""
 
@@ -645,22 +379,7 @@ class _FailState(_State):
 # Choice rules compile to predicates over the state's effective input.
 _Predicate = Callable[[Any], bool]
 
-_COMPARISONS: dict[str, tuple[Callable[[Any], bool], Callable[[Any, Any], bool]]] = {
-    # operator: (is the operand/variable of the right type?, comparison)
-    "BooleanEquals": (lambda v: isinstance(v, bool), lambda a, b: bool(a == b)),
-    "StringEquals": (lambda v: isinstance(v, str), lambda a, b: bool(a == b)),
-    "NumericEquals": (lambda v: _is_number(v), lambda a, b: bool(a == b)),
-    "NumericLessThan": (lambda v: _is_number(v), lambda a, b: bool(a < b)),
-    "NumericLessThanEquals": (lambda v: _is_number(v), lambda a, b: bool(a <= b)),
-    "NumericGreaterThan": (lambda v: _is_number(v), lambda a, b: bool(a > b)),
-    "NumericGreaterThanEquals": (lambda v: _is_number(v), lambda a, b: bool(a >= b)),
-}
 _RULE_EXTRA = frozenset({"Comment"})
-
-
-def _is_number(value: Any) -> bool:
-    # bool is an int subclass in Python but not a number in JSON.
-    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _compile_rule(raw: Any, where: str, *, top: bool) -> _Predicate:
@@ -699,7 +418,7 @@ def _compile_rule(raw: Any, where: str, *, top: bool) -> _Predicate:
     if len(ops) != 1:
         raise AslError(f"{where}: expected exactly one comparison operator, got {sorted(ops)}")
     op = ops.pop()
-    path = _compile_path(raw["Variable"], f"{where}.Variable")
+    path = compile_path(raw["Variable"], f"{where}.Variable")
     operand = raw[op]
 
     if op in ("IsPresent", "IsNull"):
@@ -710,39 +429,36 @@ def _compile_rule(raw: Any, where: str, *, top: bool) -> _Predicate:
             def is_present(data: Any) -> bool:
                 try:
                     path.read(data)
-                except _PathFailure:
+                except PathFailure:
                     return not operand
                 return operand
 
             return is_present
         return lambda data: (_variable(path, data) is None) == operand
 
-    if op not in _COMPARISONS:
+    if op != "BooleanEquals":
         raise AslError(f"{where}: unsupported choice operator {op!r}")
-    type_ok, compare = _COMPARISONS[op]
-    if not type_ok(operand):
-        raise AslError(f"{where}.{op}: operand {operand!r} has the wrong type")
+    if not isinstance(operand, bool):
+        raise AslError(f"{where}.{op}: operand {operand!r} must be true or false")
 
-    def comparison(data: Any) -> bool:
+    def boolean_equals(data: Any) -> bool:
         value = _variable(path, data)
-        # A value of the wrong type does not match (AWS semantics), it is not an error.
-        return type_ok(value) and compare(value, operand)
+        # A value that is not a boolean does not match (AWS semantics), it is not an error.
+        return isinstance(value, bool) and value == operand
 
-    return comparison
+    return boolean_equals
 
 
-def _variable(path: _Path, data: Any) -> Any:
+def _variable(path: JsonPath, data: Any) -> Any:
     try:
         return path.read(data)
-    except _PathFailure as exc:
+    except PathFailure as exc:
         raise _Terminal(STATES_RUNTIME, f"Invalid path in Choice Variable: {exc}") from None
 
 
 class _ChoiceState(_State):
-    def __init__(self, name: str, f: _Fields) -> None:
+    def __init__(self, name: str, f: Fields) -> None:
         self.name = name
-        self.input_path = f.path("InputPath")
-        self.output_path = f.path("OutputPath")
         choices = f.raw.get("Choices")
         if not isinstance(choices, list) or not choices:
             raise AslError(f"{f.where}: Choices must be a non-empty list")
@@ -762,13 +478,11 @@ class _ChoiceState(_State):
             yield self.default
 
     def run(self, data: Any, ctx: _Run) -> tuple[str | None, Any]:
-        effective = _read(self.input_path, data)
-        output = _read(self.output_path, effective)
         for predicate, nxt in self.rules:
-            if predicate(effective):
-                return nxt, output
+            if predicate(data):
+                return nxt, data
         if self.default is not None:
-            return self.default, output
+            return self.default, data
         raise _Terminal(STATES_NO_CHOICE, f"no choice rule matched in {self.name!r}")
 
 
@@ -821,7 +535,7 @@ class StateMachine:
         if max_transitions < 1:
             raise ValueError("max_transitions must be >= 1")
         raw = _load(definition)
-        top = _Fields(raw, "definition", _TOP_FIELDS)
+        top = Fields(raw, "definition", _TOP_FIELDS)
         if raw.get("QueryLanguage", "JSONPath") != "JSONPath":
             raise AslError("only the JSONPath query language is supported")
         start = top.str_("StartAt", required=True)
@@ -863,15 +577,13 @@ class StateMachine:
         where = f"state {name!r}"
         kind = body.get("Type") if isinstance(body, dict) else None
         if kind == "Task":
-            return _TaskState(name, _Fields(body, where, _TASK_FIELDS), resources)
+            return _TaskState(name, Fields(body, where, _TASK_FIELDS), resources)
         if kind == "Choice":
-            return _ChoiceState(name, _Fields(body, where, _CHOICE_FIELDS))
-        if kind == "Pass":
-            return _PassState(name, _Fields(body, where, _PASS_FIELDS))
+            return _ChoiceState(name, Fields(body, where, _CHOICE_FIELDS))
         if kind == "Succeed":
-            return _SucceedState(name, _Fields(body, where, _SUCCEED_FIELDS))
+            return _SucceedState(name, Fields(body, where, _SUCCEED_FIELDS))
         if kind == "Fail":
-            return _FailState(name, _Fields(body, where, _FAIL_FIELDS))
+            return _FailState(name, Fields(body, where, _FAIL_FIELDS))
         raise AslError(f"{where}: unsupported state type {kind!r}")
 
     def _check_reachable(self, start: str) -> None:

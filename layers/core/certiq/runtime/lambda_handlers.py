@@ -11,9 +11,9 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from certiq.bootstrap import build_deps, build_idempotency_store
 from certiq.config import get_settings
+from certiq.deps import Deps
 from certiq.models import QuestionState
 from certiq.steps import STEPS
-from certiq.steps.deps import Deps
 
 if TYPE_CHECKING:
     # Only the ingest function builds the store; importing it loads boto3 for every function.

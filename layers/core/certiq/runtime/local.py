@@ -13,10 +13,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from certiq.deps import Deps
 from certiq.models import QuestionState
 from certiq.runtime.asl import Execution, StateMachine
 from certiq.steps import STEPS, placeholder
-from certiq.steps.deps import Deps
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,8 @@ from aws_lambda_powertools.utilities.parser import parse
 from aws_lambda_powertools.utilities.parser.models import S3Model, S3RecordModel
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from certiq.deps import Deps
 from certiq.ingestion.s3_events import handle_s3_record
-from certiq.steps.deps import Deps
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer

@@ -32,9 +32,9 @@ from waitress.wasyncore import loop
 
 from certiq.api.intake import DocumentIntake
 from certiq.api.routes import create_app
+from certiq.deps import Deps
 from certiq.ingestion.leases import end_interrupted
 from certiq.ports import Orchestrator
-from certiq.steps.deps import Deps
 
 # Browsers open six connections per host and the page polls, uploads and fetches page images at
 # once: the standard library's backlog of 5 reset connections under that.

@@ -9,9 +9,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from certiq.deps import Deps
 from certiq.models import QuestionState
 from certiq.steps.answer import answer
-from certiq.steps.deps import Deps
 from certiq.steps.find_verified_answer import find_verified_answer
 from certiq.steps.guard_answer import guard_answer
 from certiq.steps.persist import persist

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from certiq.answering.citations import assemble
 from certiq.answering.fallback import usage_of
+from certiq.deps import Deps
 from certiq.models import AnswerUsage, ConversationTurn, QuestionState, QuestionStatus
 from certiq.ports import ChatDraft, MetricsSink
 from certiq.retrieval.conversation import earlier_turns
-from certiq.steps.deps import Deps
 
 
 def answer(state: QuestionState, deps: Deps) -> QuestionState:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from certiq.deps import Deps
 from certiq.models import (
     Certificate,
     EvidenceSpan,
@@ -33,7 +34,6 @@ from certiq.retrieval.reuse import (
     stale_document,
     terms_key,
 )
-from certiq.steps.deps import Deps
 from certiq.trust.certificate import check
 
 # Matches re-checked at most, best first: each costs reads (documents, certificate, chunks), and

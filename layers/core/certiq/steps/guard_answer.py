@@ -10,10 +10,10 @@ verified answer is shown, with a note.
 
 from __future__ import annotations
 
+from certiq.deps import Deps
 from certiq.guardrails.language import UNDETERMINED
 from certiq.guardrails.translation import TranslationBroken
 from certiq.models import LinkCheck, QuestionState, ShownAnswer
-from certiq.steps.deps import Deps
 from certiq.trust.policy import shown_claims
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from certiq.deps import Deps
 from certiq.errors import AlreadyExists
 from certiq.models import Certificate, CertifiedDocument, QuestionState, QuestionStatus
-from certiq.steps.deps import Deps
 from certiq.steps.find_verified_answer import remember_verified_answer
 from certiq.steps.response import build_response, shown_question
 from certiq.trust.certificate import seal_and_sign

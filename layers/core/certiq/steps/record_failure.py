@@ -14,10 +14,10 @@ import re
 from functools import cache
 from typing import Final
 
+from certiq.deps import Deps
 from certiq.errors import CertiqError
 from certiq.guardrails.pii import redact
 from certiq.models import QuestionState, QuestionStatus, StepError
-from certiq.steps.deps import Deps
 from certiq.steps.response import build_response
 
 INTERNAL: Final = "an internal error ended the question"

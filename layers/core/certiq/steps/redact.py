@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from certiq.deps import Deps
 from certiq.guardrails.pii import Entity, find_entities, find_names, mask, resolve_overlaps
 from certiq.guardrails.validation import PII_BLOCKED
 from certiq.models import PiiEntity, QuestionState, QuestionStatus, Redaction, Validation
-from certiq.steps.deps import Deps
 from certiq.steps.response import build_response
 
 

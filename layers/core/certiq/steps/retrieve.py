@@ -10,6 +10,7 @@ and the previous turn's cited chunks, when unchanged, are candidates again
 
 from __future__ import annotations
 
+from certiq.deps import Deps
 from certiq.models import QuestionState, QuestionStatus, SearchMetadata
 from certiq.retrieval.conversation import (
     Rewrite,
@@ -19,7 +20,6 @@ from certiq.retrieval.conversation import (
     rewrite_query,
 )
 from certiq.retrieval.search import engine_name, hybrid_search
-from certiq.steps.deps import Deps
 
 
 def retrieve(state: QuestionState, deps: Deps) -> QuestionState:

@@ -8,10 +8,10 @@ URL), its translation is not used: the question is searched as written, with a n
 
 from __future__ import annotations
 
+from certiq.deps import Deps
 from certiq.guardrails.language import UNDETERMINED
 from certiq.guardrails.translation import TranslationBroken
 from certiq.models import QuestionState, Translation
-from certiq.steps.deps import Deps
 
 
 def translate(state: QuestionState, deps: Deps) -> QuestionState:

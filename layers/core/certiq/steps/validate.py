@@ -6,9 +6,9 @@ redacted form (certiq.steps.redact.mask_question), never the raw text.
 
 from __future__ import annotations
 
+from certiq.deps import Deps
 from certiq.guardrails.validation import status_for, validate_question
 from certiq.models import QuestionState, QuestionStatus
-from certiq.steps.deps import Deps
 from certiq.steps.redact import mask_question
 from certiq.steps.response import build_response
 

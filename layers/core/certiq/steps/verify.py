@@ -5,8 +5,8 @@ support it (fail closed)."""
 
 from __future__ import annotations
 
+from certiq.deps import Deps
 from certiq.models import QuestionState, QuestionStatus
-from certiq.steps.deps import Deps
 from certiq.trust.claims import compile_claims, quoted_whole
 from certiq.trust.policy import decide, render
 

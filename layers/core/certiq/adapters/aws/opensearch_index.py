@@ -18,8 +18,7 @@ single source of truth; infra/opensearch/chunks.index.json is a copy a test keep
   embedding, and get_chunks returns it. Without an embedder (dimension None) the index has no
   vector field, is lexical-only, and keeps no embedding at all.
 - Hybrid search fuses ``search`` and ``search_vector`` client-side (certiq.retrieval.search), as
-  locally. Where the cluster has the neural-search plugin (2.19+), ``hybrid_pipeline_body`` and
-  ``hybrid_query_body`` are the same fusion done by the cluster, in one request.
+  locally: one fusion, tested once, whatever the cluster's plugins.
 
 Every call is a POST or PUT (search, count, mget, bulk and delete_by_query are POSTs in
 opensearch-py; create is a PUT): the managed domain's IAM policy allows those two methods only,
@@ -187,55 +186,6 @@ def knn_query_body(
     neighbours afterwards and could return none.
     """
     return {"size": k, "query": knn_query(vector, k, tenant, collection), "_source": HIT_SOURCE}
-
-
-def hybrid_pipeline_body(rrf_k: int, weights: Sequence[float]) -> dict[str, Any]:
-    """A search pipeline fusing a hybrid query's clauses by RRF (OpenSearch 2.19+).
-
-    PUT _search/pipeline/<name> with this body; the weights (lexical, dense) are scaled so the
-    largest is 1.0, as the processor takes them in [0, 1], and left out when equal (the
-    processor's default, and all that 2.19 accepts).
-    """
-    if rrf_k < 1:
-        raise ValueError(f"rank constant must be at least 1, got {rrf_k}")
-    combination: dict[str, Any] = {"technique": "rrf", "rank_constant": rrf_k}
-    if any(weight < 0 for weight in weights) or not any(weights):
-        raise ValueError(f"weights must be non-negative and not all zero, got {list(weights)}")
-    if len(set(weights)) > 1:
-        top = max(weights)
-        combination["parameters"] = {"weights": [weight / top for weight in weights]}
-    return {
-        "description": "certiq: reciprocal rank fusion of BM25 and k-NN",
-        "phase_results_processors": [{"score-ranker-processor": {"combination": combination}}],
-    }
-
-
-def hybrid_query_body(
-    tenant: str,
-    terms: Sequence[str],
-    vector: Sequence[float] | NDArray[np.floating],
-    k: int,
-    candidates: int,
-    collection: str | None = None,
-) -> dict[str, Any]:
-    """One request for both searches, fused by the pipeline above (``search_pipeline=<name>``).
-
-    Each clause carries the tenant (and collection) filter itself, so neither can reach another
-    tenant's chunks; each contributes up to ``candidates`` hits before the fusion keeps k.
-    """
-    return {
-        "size": k,
-        "query": {
-            "hybrid": {
-                "pagination_depth": candidates,
-                "queries": [
-                    lexical_query(tenant, terms, collection),
-                    knn_query(vector, candidates, tenant, collection),
-                ],
-            }
-        },
-        "_source": HIT_SOURCE,
-    }
 
 
 def tenant_query(tenant: str, doc_id: str | None = None) -> dict[str, Any]:

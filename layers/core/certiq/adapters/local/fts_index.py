@@ -75,15 +75,8 @@ def query_terms(query: str) -> list[str]:
     return terms[:MAX_QUERY_TERMS]
 
 
-def match_expression(query: str) -> str | None:
-    """A safe FTS5 MATCH expression for free text, or None when the text has no words."""
-    terms = query_terms(query)
-    if not terms:
-        return None
-    return " OR ".join(_quote(term) for term in terms)
-
-
 def _quote(term: str) -> str:
+    """A term as a safe FTS5 MATCH string: quoted, its own quotes doubled."""
     return '"' + term.replace('"', '""') + '"'
 
 

@@ -1,4 +1,4 @@
-"""What the steps need from the outside, as ports. certiq.bootstrap fills it in."""
+"""What steps and ingestion need from the outside, as ports. certiq.bootstrap fills it in."""
 
 from __future__ import annotations
 

@@ -1,0 +1,190 @@
+"""Documents, their chunks and boxes, and the evidence found in them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import Field
+
+from certiq.models.base import Contract
+
+
+class Box(Contract):
+    """A rectangle on a page, in PDF points, origin at the page's top-left corner.
+
+    The page's own size travels with the box so a viewer can draw it at any scale.
+    """
+
+    page: int = Field(ge=1, description="1-based page number")
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    page_width: float = Field(gt=0)
+    page_height: float = Field(gt=0)
+
+
+class Sentence(Contract):
+    """A sentence of a chunk: exact text, offsets in the chunk's text, and where it is drawn."""
+
+    text: str
+    start: int = Field(ge=0, description="offset of the first character in Chunk.text")
+    end: int = Field(ge=0, description="offset after the last character in Chunk.text")
+    page: int = Field(ge=1)
+    boxes: list[Box] = Field(
+        default_factory=list, description="one box per line the sentence covers"
+    )
+
+
+SourceType = Literal["blob", "web", "text"]
+
+
+class SourceRef(Contract):
+    type: SourceType = "blob"
+    uri: str
+    file_name: str
+    mime_type: str = "application/pdf"
+    sha256: str
+    version: str
+
+
+class Chunk(Contract):
+    chunk_id: str = Field(description="deterministic: doc_id + ordinal")
+    doc_id: str
+    tenant: str
+    ordinal: int = Field(ge=0)
+    source: SourceRef
+    text: str
+    sentences: list[Sentence]
+    page_start: int = Field(ge=1)
+    page_end: int = Field(ge=1)
+    collection: str | None = Field(
+        default=None, description="a named subset of the tenant's chunks a question can target"
+    )
+    embedding: list[float] | None = Field(
+        default=None,
+        description=(
+            "the chunk's vector on its way into the index; indexes keep it beside the chunk,"
+            " never inside the stored chunk, and search hits come back without it"
+        ),
+    )
+
+
+def collection_of(chunk: Chunk) -> str | None:
+    """The chunk's collection, also for chunks built without validation before the field existed.
+
+    certiq.ingestion.construct builds chunks from dicts naming each field; one that predates
+    ``collection`` has no such attribute, and means none.
+    """
+    collection: str | None = chunk.__dict__.get("collection")
+    return collection
+
+
+class DocumentStatus(StrEnum):
+    QUEUED = "QUEUED"
+    PROCESSING = "PROCESSING"
+    INDEXED = "INDEXED"
+    FAILED = "FAILED"
+    DELETED = "DELETED"
+
+
+class DocumentRecord(Contract):
+    """One row of the documents table: what the API and `certiq documents` show."""
+
+    doc_id: str
+    tenant: str
+    file_name: str
+    uri: str
+    mime_type: str = "application/pdf"
+    sha256: str = ""
+    version: str = ""
+    status: DocumentStatus
+    reason: str | None = None
+    pages: int = Field(default=0, description="pages read so far while PROCESSING, then all")
+    chunks: int = 0
+    collection: str | None = Field(default=None, description="the named subset it belongs to")
+    created_at: datetime
+    updated_at: datetime = Field(
+        description="last write; while QUEUED or PROCESSING, the ingestion's heartbeat: a record"
+        " not touched for ingestion.lease_seconds is taken as interrupted"
+    )
+    sequencer: str | None = Field(
+        default=None,
+        description="s3.object.sequencer of the last S3 event applied to this document: an "
+        "event for the same key with a sequencer not greater than it is older and is skipped",
+    )
+
+
+class SearchHit(Contract):
+    """A chunk found by the index, with its engine score (BM25, cosine, or fused RRF)."""
+
+    chunk: Chunk
+    score: float
+
+
+RetrievalMode = Literal["bm25", "dense", "hybrid"]
+
+
+class SearchMetadata(Contract):
+    """How a question's evidence was searched: what was asked for and what actually ran."""
+
+    query: str = Field(description="the text searched (after redaction and translation)")
+    mode: RetrievalMode = Field(description="the mode requested (per question, else settings)")
+    mode_used: RetrievalMode = Field(
+        description="the mode that ran: bm25 when dense search was not possible (see note)"
+    )
+    chunks_searched: int = Field(ge=0, description="chunks retrieved and read for evidence")
+    candidates: int = Field(
+        default=0, ge=0, description="distinct chunks the engine(s) returned before fusion"
+    )
+    threshold: float = Field(description="minimum evidence span score kept")
+    engine: str = Field(description="the search index: sqlite-fts5 or opensearch")
+    embedder: str | None = Field(description="the embedding model, None when lexical-only")
+    collection: str | None = None
+    note: str | None = Field(
+        default=None, description="why mode_used differs from mode, or what dense search lacked"
+    )
+    original_query: str | None = Field(
+        default=None,
+        description=(
+            "the question as asked, when ``query`` was rewritten from it with the conversation's"
+            " earlier turns; None when the question was searched as asked"
+        ),
+    )
+    rewriter: str | None = Field(
+        default=None, description="what rewrote the query: rules, or provider:model"
+    )
+    rewrite_note: str | None = Field(
+        default=None, description="why the model rewriter was not used (rules stood in)"
+    )
+    earlier_evidence: int = Field(
+        default=0,
+        ge=0,
+        description="chunks the previous turn cited, unchanged, searched again beside the hits",
+    )
+
+
+class EvidenceSpan(Contract):
+    """A sentence the answer may cite: small enough to travel in the state."""
+
+    span_id: str = Field(description="chunk_id + ':' + sentence index")
+    chunk_id: str
+    doc_id: str
+    file_name: str
+    source_type: SourceType = "blob"
+    mime_type: str = "application/pdf"
+    version: str
+    sha256: str
+    text: str
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    page: int = Field(ge=1)
+    boxes: list[Box]
+    score: float
+    chunk_score: float
+    chunk_ordinal: int = Field(ge=0)
+
+
+# --- questions, answers and their proof ------------------------------------------------------
