@@ -11,6 +11,7 @@ import pytest
 from certiq.adapters.aws.verified_answers import DynamoVerifiedAnswerStore
 from certiq.bootstrap import build_deps
 from certiq.config import AwsSettings, OpenSearchSettings, ReuseSettings, Settings
+from certiq.lazy import built
 from certiq.models import CertifiedDocument, VerifiedAnswer
 from certiq.ports import VerifiedAnswerStore
 from tests.contract.conftest import Aws
@@ -130,7 +131,7 @@ def test_runtime_aws_wires_the_answers_table_when_named(aws: Aws, tmp_path: Path
     settings = Settings(home=tmp_path, runtime="aws", aws=named, opensearch=search)
     # THEN the DynamoDB store reads and writes that table
     answers = build_deps(settings).answers
-    assert isinstance(answers, DynamoVerifiedAnswerStore)
+    assert isinstance(built(answers), DynamoVerifiedAnswerStore)
     assert answers.table_name == aws.tables["answers"]
     # AND without it (or with reuse off) nothing is reused
     unnamed = settings.model_copy(update={"aws": named.model_copy(update={"answers_table": ""})})

@@ -40,6 +40,7 @@ from certiq.config import EmbeddingSettings, Settings
 from certiq.deps import Deps
 from certiq.ingestion import s3_events
 from certiq.ingestion.identity import doc_id_for
+from certiq.lazy import built
 from certiq.models import Chunk, DocumentRecord, DocumentStatus, SearchHit
 from certiq.ports import DocumentStore, SearchIndex
 from certiq.runtime.s3_ingest import S3IngestHandler
@@ -791,7 +792,7 @@ def test_the_lambda_entry_point_indexes_once_through_bootstrap(
         assert summary["status"] == "INDEXED"
         assert first == second and ingests == ["data retention.pdf"]
         deps = lambda_handlers.container_deps()
-        assert type(deps.index).__name__ == "OpenSearchIndex"
+        assert type(built(deps.index)).__name__ == "OpenSearchIndex"
         record = world.record(KEY)
         assert record is not None and record.status is DocumentStatus.INDEXED
         assert deps.index.count(TENANT) == record.chunks > 0

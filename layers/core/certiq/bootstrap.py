@@ -15,6 +15,7 @@ from certiq.answering.fallback import FallbackChain
 from certiq.config import AwsSettings, Settings
 from certiq.deps import Deps
 from certiq.errors import ConfigurationError
+from certiq.lazy import lazy
 from certiq.ports import (
     CertificateArchive,
     ChatModel,
@@ -28,11 +29,13 @@ from certiq.ports import (
     Translator,
     UploadSigner,
     UrlChecker,
+    VerifiedAnswerStore,
     Verifier,
 )
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
+    from mypy_boto3_dynamodb import DynamoDBClient
 
     from certiq.adapters.llm.structured_output import StructuredModel
     from certiq.adapters.local.sqlite_db import SqliteDatabase
@@ -114,8 +117,9 @@ def _local_deps(settings: Settings) -> Deps:
         index=SqliteSearchIndex(db, vector_model=embedder.name if embedder else None),
         signer=KeyFileSigner(settings.signing.key_path(settings.home)),
         clock=clock,
-        chat_model=build_chat_model(settings),
-        verifier=build_verifier(settings),
+        # Built on first use (certiq.lazy): `certiq documents` never loads the verifier's model.
+        chat_model=lazy(lambda: build_chat_model(settings)),
+        verifier=lazy(lambda: build_verifier(settings)),
         claim_splitter=build_claim_splitter(settings),
         metrics=RecordingMetrics(),
         embedder=embedder,
@@ -141,23 +145,31 @@ def guard_adapters(settings: Settings) -> GuardAdapters:
         from certiq.adapters.llm.guard_models import model_name_finder, model_translator
 
         if settings.translation.enabled:
-            translator = model_translator(settings.llm)
+            translator = lazy(lambda: model_translator(settings.llm))
         if settings.redaction.names == "auto":
-            name_finder = model_name_finder(settings.llm)
+            name_finder = lazy(lambda: model_name_finder(settings.llm))
     url_checker: UrlChecker | None = None
     if settings.urls.enabled:
-        from certiq.guardrails.urls import GuardedUrlChecker
-
-        url_checker = GuardedUrlChecker(settings.urls)
-    # Imported here: py3langid loads numpy, which a Lambda cold start should not pay for at import.
-    from certiq.guardrails.language import LangIdDetector
-
+        url_checker = lazy(lambda: _url_checker(settings))
     return GuardAdapters(
-        language=LangIdDetector(settings.translation),
+        # Built on first use: py3langid loads numpy, which only Detect language needs.
+        language=lazy(lambda: _language_detector(settings)),
         translator=translator,
         name_finder=name_finder,
         url_checker=url_checker,
     )
+
+
+def _url_checker(settings: Settings) -> UrlChecker:
+    from certiq.guardrails.urls import GuardedUrlChecker
+
+    return GuardedUrlChecker(settings.urls)
+
+
+def _language_detector(settings: Settings) -> LanguageDetector:
+    from certiq.guardrails.language import LangIdDetector
+
+    return LangIdDetector(settings.translation)
 
 
 def build_verifier(settings: Settings) -> Verifier:
@@ -295,8 +307,11 @@ def _certificate_archive(aws: AwsSettings) -> CertificateArchive | None:
 
     from certiq.adapters.aws.s3_certificate_archive import S3CertificateArchive
 
-    client = boto3.client("s3", region_name=aws.region)
-    return S3CertificateArchive(client, aws.certificate_archive_bucket)
+    return lazy(
+        lambda: S3CertificateArchive(
+            boto3.client("s3", region_name=aws.region), aws.certificate_archive_bucket
+        )
+    )
 
 
 def _aws_deps(settings: Settings) -> Deps:
@@ -311,7 +326,6 @@ def _aws_deps(settings: Settings) -> Deps:
     from certiq.adapters.aws.kms_signer import KmsSigner
     from certiq.adapters.aws.metrics import PowertoolsMetrics
     from certiq.adapters.aws.s3_blobs import S3BlobStore
-    from certiq.adapters.aws.verified_answers import DynamoVerifiedAnswerStore
 
     aws = settings.aws
     missing = [
@@ -331,33 +345,41 @@ def _aws_deps(settings: Settings) -> Deps:
     dynamodb = boto3.client("dynamodb", region_name=aws.region)
     clock = SystemClock()
     embedder = build_embedder(settings)
+    # Built on first use (certiq.lazy): each function pays for what its step touches.
     return Deps(
         settings=settings,
-        blobs=S3BlobStore(boto3.client("s3", region_name=aws.region), aws.bucket),
+        blobs=lazy(lambda: S3BlobStore(boto3.client("s3", region_name=aws.region), aws.bucket)),
         documents=DynamoDocumentStore(dynamodb, aws.documents_table),
         questions=DynamoQuestionStore(
             dynamodb, aws.questions_table, clock, retention_days=aws.question_retention_days
         ),
         certificates=DynamoCertificateStore(dynamodb, aws.certificates_table),
-        index=_search_index(settings, embedder.dimension if embedder else None),
-        signer=KmsSigner(boto3.client("kms", region_name=aws.region), aws.kms_key_id),
+        index=lazy(lambda: _search_index(settings, embedder.dimension if embedder else None)),
+        signer=lazy(lambda: KmsSigner(boto3.client("kms", region_name=aws.region), aws.kms_key_id)),
         archive=_certificate_archive(aws),
         clock=clock,
-        chat_model=build_chat_model(settings),
-        verifier=build_verifier(settings),
+        chat_model=lazy(lambda: build_chat_model(settings)),
+        verifier=lazy(lambda: build_verifier(settings)),
         claim_splitter=build_claim_splitter(settings),
         metrics=PowertoolsMetrics(),
         embedder=embedder,
         # Without the table (CERTIQ_AWS__ANSWERS_TABLE) nothing is reused, and each question's
         # reuse note says so.
         answers=(
-            DynamoVerifiedAnswerStore(dynamodb, aws.answers_table)
+            lazy(lambda: _verified_answers(dynamodb, aws.answers_table))
             if settings.reuse.enabled and aws.answers_table
             else None
         ),
         rewriter=build_rewriter(settings),
         **guard_adapters(settings),
     )
+
+
+def _verified_answers(dynamodb: DynamoDBClient, table: str) -> VerifiedAnswerStore:
+    # Imported here: it compares embeddings with numpy, which only two steps need.
+    from certiq.adapters.aws.verified_answers import DynamoVerifiedAnswerStore
+
+    return DynamoVerifiedAnswerStore(dynamodb, table)
 
 
 def _search_index(settings: Settings, dimension: int | None = None) -> SearchIndex:
