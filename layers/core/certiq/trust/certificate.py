@@ -15,11 +15,14 @@ import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from certiq.models import Certificate, CertificateCheck
 from certiq.ports import Signer
-from certiq.trust.signatures import PublicKey, verify_signature
+from certiq.trust.signatures import verify_signature
+
+if TYPE_CHECKING:
+    from certiq.trust.signatures import PublicKey
 
 UNSEALED = frozenset({"field_digests", "seal", "signature", "signing_key_id"})
 # Fields added after certificates were first issued: sealed only when set, so a certificate

@@ -11,22 +11,26 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-from typing import Final
-
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 from certiq.errors import CertiqError
 
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+
+    PublicKey: TypeAlias = ed25519.Ed25519PublicKey | ec.EllipticCurvePublicKey
+
 ED25519: Final = "ed25519"
 ECDSA_P256_SHA256: Final = "ecdsa-p256-sha256"
-
-PublicKey = ed25519.Ed25519PublicKey | ec.EllipticCurvePublicKey
+# cryptography is imported where a key is read or a signature checked, not with this module:
+# the functions that only seal (and the API's cold start) do not pay for it.
 
 
 def load_public_key(pem: str | bytes) -> PublicKey:
     """Reads a PEM public key certiq can check with; raises CertiqError for anything else."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+
     data = pem.encode("ascii", errors="replace") if isinstance(pem, str) else pem
     try:
         key = serialization.load_pem_public_key(data)
@@ -40,10 +44,14 @@ def load_public_key(pem: str | bytes) -> PublicKey:
 
 
 def algorithm_of(key: PublicKey) -> str:
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+
     return ED25519 if isinstance(key, ed25519.Ed25519PublicKey) else ECDSA_P256_SHA256
 
 
 def public_pem(key: PublicKey) -> str:
+    from cryptography.hazmat.primitives import serialization
+
     return key.public_bytes(
         serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
     ).decode("ascii")
@@ -51,6 +59,8 @@ def public_pem(key: PublicKey) -> str:
 
 def fingerprint(key: PublicKey) -> str:
     """SHA-256 of the key's DER SubjectPublicKeyInfo, hex: what a reader compares by eye."""
+    from cryptography.hazmat.primitives import serialization
+
     der = key.public_bytes(
         serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
     )
@@ -59,6 +69,10 @@ def fingerprint(key: PublicKey) -> str:
 
 def verify_signature(key: PublicKey, message: bytes, signature: str) -> bool:
     """True when ``signature`` (base64) is the key's signature of ``message``; never raises."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+
     try:
         raw = base64.b64decode(signature.encode("ascii"), validate=True)
     except (binascii.Error, UnicodeEncodeError):

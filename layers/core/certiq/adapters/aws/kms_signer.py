@@ -19,7 +19,6 @@ from certiq.errors import ConfigurationError
 from certiq.models import SigningKey
 from certiq.trust.signatures import (
     ECDSA_P256_SHA256,
-    PublicKey,
     fingerprint,
     load_public_key,
     public_pem,
@@ -28,6 +27,8 @@ from certiq.trust.signatures import (
 
 if TYPE_CHECKING:
     from mypy_boto3_kms import KMSClient
+
+    from certiq.trust.signatures import PublicKey
 
 SIGNING_ALGORITHM: Final = "ECDSA_SHA_256"
 
