@@ -1,7 +1,9 @@
 """The UrlChecker port on its adapter (GuardedUrlChecker, httpx) against a real HTTP server.
 
-The server listens on 127.0.0.1; the guard's loopback exception is turned on in these tests only
-(a constructor argument, not a setting), and the server's port is allowed explicitly.
+The server listens on 127.0.0.1, which the guard refuses, as it should. The tests give the site a
+public name (docs.example.com) that an injected resolver maps to a public address, and an injected
+transport carries each request the guard lets through to the local server: the guard runs
+unchanged, with no switch that would let loopback through.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import ClassVar
 
+import httpx
 import pytest
 
 from certiq.config import UrlCheckSettings
@@ -78,6 +81,30 @@ class Site(BaseHTTPRequestHandler):
         pass
 
 
+SITE_NAME = "docs.example.com"
+PUBLIC_ADDRESS = "93.184.215.14"  # a public unicast address: what the guard must see
+
+
+class ToTestServer(httpx.BaseTransport):
+    """Carries every request the guard sent (to the public address) to the local test server."""
+
+    def __init__(self, port: int) -> None:
+        self._inner = httpx.HTTPTransport()
+        self._port = port
+        self.addresses: list[str] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self.addresses.append(request.url.host)
+        request.url = request.url.copy_with(host="127.0.0.1", port=self._port)
+        return self._inner.handle_request(request)
+
+
+def public_name(host: str, port: int) -> list[str]:
+    if host == SITE_NAME:
+        return [PUBLIC_ADDRESS]
+    raise OSError(f"{host}: no such name")
+
+
 @pytest.fixture
 def site() -> Iterator[str]:
     Site.seen = []
@@ -86,7 +113,7 @@ def site() -> Iterator[str]:
     thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+        yield f"http://{SITE_NAME}:{httpd.server_address[1]}"
     finally:
         httpd.shutdown()
         httpd.server_close()
@@ -95,7 +122,7 @@ def site() -> Iterator[str]:
 def local_checker(base: str, **overrides: object) -> GuardedUrlChecker:
     port = int(base.rsplit(":", 1)[1])
     settings = UrlCheckSettings.model_validate({"allowed_ports": [port], **overrides})
-    return GuardedUrlChecker(settings, allow_loopback=True)
+    return GuardedUrlChecker(settings, resolver=public_name, transport=ToTestServer(port))
 
 
 def test_live_document_is_reachable_with_head_only(site: str) -> None:
@@ -143,9 +170,7 @@ def test_redirects_are_followed_up_to_the_limit(site: str) -> None:
 
 
 @pytest.mark.parametrize("path", ["/to-private", "/to-metadata"])
-def test_redirect_into_private_space_is_refused_even_with_the_loopback_exception(
-    site: str, path: str
-) -> None:
+def test_redirect_into_private_space_is_refused(site: str, path: str) -> None:
     verdict = local_checker(site).check(f"{site}{path}")
     assert not verdict.allowed and "redirect 1" in verdict.reason
     # AND only the first hop reached the server; nothing went to the private address
@@ -157,9 +182,24 @@ def test_slow_page_times_out(site: str) -> None:
     assert verdict.allowed and not verdict.reachable and "timed out" in verdict.reason
 
 
-def test_without_the_loopback_exception_the_local_server_is_refused(site: str) -> None:
+def test_the_local_server_itself_is_refused_by_its_loopback_address(site: str) -> None:
+    # GIVEN the test server's real address, which the transport would happily reach
     port = int(site.rsplit(":", 1)[1])
-    checker = GuardedUrlChecker(UrlCheckSettings(allowed_ports=[port]))
-    verdict = checker.check(f"{site}/ok")
+    transport = ToTestServer(port)
+    checker = GuardedUrlChecker(UrlCheckSettings(allowed_ports=[port]), transport=transport)
+    # WHEN it is checked / THEN the guard refuses it and nothing is sent
+    verdict = checker.check(f"http://127.0.0.1:{port}/ok")
     assert not verdict.allowed and "loopback" in verdict.reason
-    assert Site.seen == []
+    assert Site.seen == [] and transport.addresses == []
+
+
+def test_requests_go_to_the_address_the_guard_checked(site: str) -> None:
+    # GIVEN a checker whose transport records where each request was addressed
+    port = int(site.rsplit(":", 1)[1])
+    transport = ToTestServer(port)
+    settings = UrlCheckSettings(allowed_ports=[port])
+    checker = GuardedUrlChecker(settings, resolver=public_name, transport=transport)
+    # WHEN a page is checked
+    assert checker.check(f"{site}/ok").reachable
+    # THEN every request was sent to the resolved, checked address (no second lookup)
+    assert transport.addresses and set(transport.addresses) == {PUBLIC_ADDRESS}

@@ -92,7 +92,7 @@ def urls_in(text: str) -> list[str]:
     return found
 
 
-def address_refusal(address: IpAddress, *, allow_loopback: bool = False) -> str | None:
+def address_refusal(address: IpAddress) -> str | None:
     """Why an address may not be contacted, or None for a public unicast address."""
     if isinstance(address, ipaddress.IPv6Address):
         embedded = address.ipv4_mapped or address.sixtofour
@@ -101,12 +101,12 @@ def address_refusal(address: IpAddress, *, allow_loopback: bool = False) -> str 
         if address.teredo is not None:
             return "Teredo tunnel address"
         if embedded is not None:
-            reason = address_refusal(embedded, allow_loopback=allow_loopback)
+            reason = address_refusal(embedded)
             return f"IPv6 form of a refused address ({reason})" if reason else None
     if address in METADATA_ADDRESSES:
         return "cloud metadata address"
     if address.is_loopback:
-        return None if allow_loopback else "loopback address"
+        return "loopback address"
     checks = (
         ("unspecified", address.is_unspecified),
         ("link-local", address.is_link_local),
@@ -136,8 +136,8 @@ def _non_standard_ipv4(host: str) -> bool:
 class GuardedUrlChecker:
     """Implements the UrlChecker port with httpx.
 
-    ``allow_loopback`` exists for tests that serve pages from 127.0.0.1; settings cannot turn it
-    on. ``resolver`` and ``transport`` are injected in tests (a fake DNS, an in-memory server).
+    ``resolver`` and ``transport`` are injected in tests (a fake DNS; a transport that carries
+    the request to a test server): nothing in it can be told to let a refused address through.
     """
 
     name = "httpx-guarded"
@@ -148,11 +148,9 @@ class GuardedUrlChecker:
         *,
         resolver: Resolver = system_resolver,
         transport: httpx.BaseTransport | None = None,
-        allow_loopback: bool = False,
     ) -> None:
         self._settings = settings
         self._resolver = resolver
-        self._allow_loopback = allow_loopback
         # trust_env off: a proxy from the environment would make the request somewhere else.
         self._client = httpx.Client(
             transport=transport,
@@ -213,7 +211,7 @@ class GuardedUrlChecker:
             if not addresses:
                 raise HostUnresolved(f"host {host!r} does not resolve") from None
         for address in addresses:
-            reason = address_refusal(address, allow_loopback=self._allow_loopback)
+            reason = address_refusal(address)
             if reason is not None:
                 where = str(address) if literal else f"{host} resolves to {address}"
                 raise UrlRefused(f"{where}: {reason}")
