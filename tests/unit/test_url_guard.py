@@ -187,3 +187,61 @@ def test_a_name_that_does_not_resolve_is_a_dead_link_not_a_refusal() -> None:
     assert verdict.allowed and not verdict.reachable
     assert "does not resolve" in verdict.reason
     assert transport.requests == []
+
+
+PUBLIC_PAYLOADS: list[str] = json.loads(
+    (Path(__file__).resolve().parents[1] / "data" / "guardrails" / "ssrf_public.json").read_text(
+        encoding="utf-8"
+    )
+)["payloads"]
+
+
+@pytest.mark.parametrize("url", PUBLIC_PAYLOADS)
+def test_a_public_ssrf_payload_is_refused_before_any_lookup_or_request(url: str) -> None:
+    # GIVEN a checker whose resolver and web record every use
+    looked_up: list[str] = []
+
+    def resolver(host: str, port: int) -> Sequence[str]:
+        looked_up.append(host)
+        return fake_resolver(host, port)
+
+    transport = RecordingTransport({"/": (200, {})})
+    guarded = GuardedUrlChecker(UrlCheckSettings(), resolver=resolver, transport=transport)
+    # WHEN the payload is checked
+    verdict = guarded.check(url)
+    # THEN it is refused with a reason; nothing was requested, and no address-like host was
+    # looked up (only a name may be: public.example, to find it resolves to its address)
+    assert not verdict.allowed and verdict.reason.startswith("refused:"), verdict.reason
+    assert transport.requests == []
+    assert set(looked_up) <= {"public.example"}
+
+
+@pytest.mark.parametrize(
+    ("address", "block"),
+    [
+        ("192.0.0.192", "192.0.0.0/24"),
+        ("198.18.0.1", "198.18.0.0/15"),
+        ("100.64.0.1", "100.64.0.0/10"),
+        ("240.0.0.1", "240.0.0.0/4"),
+        ("192.88.99.1", "192.88.99.0/24"),
+        ("2001:db8::1", "2001:db8::/32"),
+        ("fc00::1", "fc00::/7"),
+    ],
+)
+def test_every_iana_special_purpose_block_is_refused_and_named(address: str, block: str) -> None:
+    reason = address_refusal(ipaddress.ip_address(address))
+    assert reason is not None and block in reason
+
+
+@pytest.mark.parametrize(
+    ("address", "refused"),
+    [
+        ("64:ff9b::a00:1", True),  # NAT64 of 10.0.0.1
+        ("64:ff9b::808:808", False),  # NAT64 of 8.8.8.8, a public address
+        ("2002:a00:1::", True),  # 6to4 of 10.0.0.1
+        ("2002:808:808::", False),  # 6to4 of 8.8.8.8
+        ("64:ff9b:1::808:808", True),  # local-use NAT64: never globally reachable
+    ],
+)
+def test_ipv6_forms_are_judged_by_the_ipv4_address_they_carry(address: str, refused: bool) -> None:
+    assert (address_refusal(ipaddress.ip_address(address)) is not None) is refused

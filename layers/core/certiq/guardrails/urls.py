@@ -45,7 +45,52 @@ BLOCKED_HOST_NAMES = frozenset(
     {"localhost", "metadata", "metadata.google.internal", "instance-data", "kubernetes.default"}
 )
 BLOCKED_SUFFIXES = (".localhost", ".internal", ".local", ".localdomain", ".home.arpa")
+# IANA's special-purpose address registries, every entry (globally reachable or not): none is a
+# web server an answer should link to. IPv4: iana-ipv4-special-registry; IPv6:
+# iana-ipv6-special-registry (the forms that embed an IPv4 address are judged by that address).
+SPECIAL_PURPOSE_IPV4 = tuple(
+    ipaddress.ip_network(block)
+    for block in (
+        "0.0.0.0/8",
+        "10.0.0.0/8",
+        "100.64.0.0/10",
+        "127.0.0.0/8",
+        "169.254.0.0/16",
+        "172.16.0.0/12",
+        "192.0.0.0/24",
+        "192.0.2.0/24",
+        "192.31.196.0/24",
+        "192.52.193.0/24",
+        "192.88.99.0/24",
+        "192.168.0.0/16",
+        "192.175.48.0/24",
+        "198.18.0.0/15",
+        "198.51.100.0/24",
+        "203.0.113.0/24",
+        "240.0.0.0/4",
+        "255.255.255.255/32",
+    )
+)
+SPECIAL_PURPOSE_IPV6 = tuple(
+    ipaddress.ip_network(block)
+    for block in (
+        "::/128",
+        "::1/128",
+        "100::/64",
+        "100:0:0:1::/64",
+        "2001::/23",
+        "2001:db8::/32",
+        "2620:4f:8000::/48",
+        "3fff::/20",
+        "5f00::/16",
+        "fc00::/7",
+        "fe80::/10",
+    )
+)
+# The well-known NAT64 prefix embeds the IPv4 address in its last 32 bits (RFC 6052); the
+# local-use one (64:ff9b:1::/48) is not globally reachable and is refused whole.
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_LOCAL_NAT64 = ipaddress.ip_network("64:ff9b:1::/48")
 _URL_IN_TEXT = re.compile(r"""https?://[^\s<>"'\]\[)(]+""", re.IGNORECASE)
 _TITLE = re.compile(r"<(title|h1)[^>]*>(.*?)</\1\s*>", re.IGNORECASE | re.DOTALL)
 _SOFT_404_TEXT = re.compile(
@@ -96,6 +141,8 @@ def address_refusal(address: IpAddress) -> str | None:
     """Why an address may not be contacted, or None for a public unicast address."""
     if isinstance(address, ipaddress.IPv6Address):
         embedded = address.ipv4_mapped or address.sixtofour
+        if address in _LOCAL_NAT64:
+            return "local-use NAT64 address"
         if embedded is None and address in _NAT64:
             embedded = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
         if address.teredo is not None:
@@ -107,6 +154,11 @@ def address_refusal(address: IpAddress) -> str | None:
         return "cloud metadata address"
     if address.is_loopback:
         return "loopback address"
+    special = SPECIAL_PURPOSE_IPV4 if address.version == 4 else SPECIAL_PURPOSE_IPV6
+    block = next((block for block in special if address in block), None)
+    if block is not None and not (address.is_unspecified or address.is_link_local):
+        kind = "private" if address.is_private and block.prefixlen <= 16 else "special-purpose"
+        return f"{kind} address ({block}, IANA special-purpose registry)"
     checks = (
         ("unspecified", address.is_unspecified),
         ("link-local", address.is_link_local),
@@ -120,6 +172,20 @@ def address_refusal(address: IpAddress) -> str | None:
     if not address.is_global:
         return "not a public address"
     return None
+
+
+def _ends_in_a_number(host: str) -> bool:
+    """WHATWG URL: a host whose last label is a number (decimal, or 0x hex) is an IPv4 address,
+    and a URL whose such host does not parse as one is invalid."""
+    last = host.rstrip(".").rsplit(".", 1)[-1]
+    return bool(re.fullmatch(r"[0-9]+|0[xX][0-9a-fA-F]*", last))
+
+
+def _is_dotted_quad(host: str) -> bool:
+    try:
+        return str(ipaddress.IPv4Address(host)) == host
+    except ValueError:
+        return False
 
 
 def _non_standard_ipv4(host: str) -> bool:
@@ -192,6 +258,9 @@ class GuardedUrlChecker:
             raise UrlRefused(f"host name {host!r} is internal")
         if _non_standard_ipv4(host):
             raise UrlRefused("IP address written in a non-standard form")
+        if _ends_in_a_number(host) and not _is_dotted_quad(host):
+            # Refused before any lookup: a resolver could read it as an address, or as a name.
+            raise UrlRefused("host ends in a number but is not a valid IPv4 address")
         allowed_domains = [domain.lower().strip(".") for domain in self._settings.allowed_domains]
         if allowed_domains and not any(
             host == domain or host.endswith("." + domain) for domain in allowed_domains
