@@ -23,7 +23,7 @@ from opensearchpy import AWSV4SignerAuth, RequestsHttpConnection
 from opensearchpy.exceptions import ConnectionTimeout, RequestError, TransportError
 from requests import Request
 
-from certiq.adapters.aws.opensearch_client import make_client, signing_service
+from certiq.adapters.aws.opensearch_client import make_client
 from certiq.adapters.aws.opensearch_index import (
     INDEX_BODY_FILE,
     BulkRejected,
@@ -510,39 +510,29 @@ def test_search_failures_map_to_transient_error_when_worth_retrying(
 FAKE_CREDENTIALS = Credentials("AKIDEXAMPLE", "secret", "token")
 
 
-@pytest.mark.parametrize(
-    ("endpoint", "service", "expected"),
-    [
-        ("https://search-certiq-abc.us-east-1.es.amazonaws.com", "auto", "es"),
-        ("https://abc123.us-east-1.aoss.amazonaws.com", "auto", "aoss"),
-        ("https://ABC123.US-EAST-1.AOSS.AMAZONAWS.COM/", "auto", "aoss"),
-        ("https://search.example.internal", "aoss", "aoss"),
-        ("https://abc123.us-east-1.aoss.amazonaws.com", "es", "es"),
-    ],
-)
-def test_signing_service_follows_the_host_unless_set(
-    endpoint: str, service: str, expected: str
-) -> None:
-    settings = OpenSearchSettings(endpoint=endpoint, service=service)  # type: ignore[arg-type]
-    assert signing_service(settings) == expected
-
-
-def test_https_endpoints_are_signed_with_sigv4_for_their_service() -> None:
-    # GIVEN a Serverless collection endpoint
-    settings = OpenSearchSettings(endpoint="https://abc123.eu-west-1.aoss.amazonaws.com")
+def test_https_endpoints_are_signed_with_sigv4_for_the_domain() -> None:
+    # GIVEN a managed domain's endpoint
+    endpoint = "https://search-certiq-abc.eu-west-1.es.amazonaws.com"
+    settings = OpenSearchSettings(endpoint=endpoint)
 
     # WHEN the client is built
     client = make_client(settings, "eu-west-1", credentials=FAKE_CREDENTIALS)
 
-    # THEN it speaks https over requests with a SigV4 signer for aoss in the region
+    # THEN it speaks https over requests with a SigV4 signer for es in the region
     [connection] = client.transport.connection_pool.connections  # type: ignore[attr-defined]
     assert isinstance(connection, RequestsHttpConnection)
-    assert connection.host == "https://abc123.eu-west-1.aoss.amazonaws.com:443"
+    assert connection.host == f"{endpoint}:443"
     auth = connection.session.auth
     assert isinstance(auth, AWSV4SignerAuth)
-    prepared = Request("POST", "https://abc123.eu-west-1.aoss.amazonaws.com/i/_search", data=b"{}")
+    prepared = Request("POST", f"{endpoint}/i/_search", data=b"{}")
     signed = auth(prepared.prepare())
-    assert "/eu-west-1/aoss/aws4_request" in signed.headers["Authorization"]
+    assert "/eu-west-1/es/aws4_request" in signed.headers["Authorization"]
+
+
+def test_an_opensearch_serverless_endpoint_is_refused_saying_why() -> None:
+    settings = OpenSearchSettings(endpoint="https://abc123.us-east-1.aoss.amazonaws.com")
+    with pytest.raises(ValueError, match="Serverless is not supported"):
+        make_client(settings, "us-east-1", credentials=FAKE_CREDENTIALS)
 
 
 def test_http_endpoints_are_not_signed() -> None:

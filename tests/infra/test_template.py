@@ -525,33 +525,19 @@ def test_pdf_changes_in_the_bucket_trigger_ingest_without_a_cycle(template: dict
             assert not re.search(r'"DocumentsBucket[".]', json.dumps(properties)), rid
 
 
-def test_search_engine_is_a_choice_with_matching_resources(template: dict[str, Any]) -> None:
-    # GIVEN the SearchEngine parameter and the search resources
-    parameter = template["Parameters"]["SearchEngine"]
+def test_search_is_one_encrypted_https_only_domain_with_no_serverless_option(
+    template: dict[str, Any],
+) -> None:
+    # GIVEN the stack's resources and parameters
     resources = template["Resources"]
-    # THEN it chooses between serverless and managed; managed by default because
-    # vector collections refuse custom document ids
-    assert parameter["AllowedValues"] == ["serverless", "managed"]
-    assert parameter["Default"] == "managed"
-    # AND the serverless collection (with its security policies) exists only when chosen
-    collection = resources["SearchCollection"]
-    assert collection["Type"] == "AWS::OpenSearchServerless::Collection"
-    assert collection["Properties"]["Type"] == "VECTORSEARCH"
-    policies = {
-        resource["Properties"]["Type"]
-        for resource in resources.values()
-        if resource["Type"] == "AWS::OpenSearchServerless::SecurityPolicy"
-        and resource.get("Condition") == collection["Condition"]
-    }
-    assert policies == {"encryption", "network"}
-    assert template["Conditions"][collection["Condition"]] == {
-        "Fn::Equals": [{"Ref": "SearchEngine"}, "serverless"]
-    }
-    # AND the managed domain exists only when chosen, encrypted and HTTPS-only
+    # THEN there is no OpenSearch Serverless option or resource: its vector collections refuse
+    # the custom document ids that make re-indexing idempotent
+    assert "SearchEngine" not in template["Parameters"]
+    assert not [r for r in resources.values() if r["Type"].startswith("AWS::OpenSearchServerless")]
+    assert "aoss:" not in json.dumps(resources)
+    # AND the managed domain always exists, encrypted and HTTPS-only
     domain = resources["SearchDomain"]
-    assert template["Conditions"][domain["Condition"]] == {
-        "Fn::Equals": [{"Ref": "SearchEngine"}, "managed"]
-    }
+    assert "Condition" not in domain
     assert domain["Properties"]["EncryptionAtRestOptions"] == {"Enabled": True}
     assert domain["Properties"]["NodeToNodeEncryptionOptions"] == {"Enabled": True}
     assert domain["Properties"]["DomainEndpointOptions"]["EnforceHTTPS"] is True

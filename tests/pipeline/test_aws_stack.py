@@ -3,7 +3,7 @@ functions/<name>/app.py handlers.
 
 What is real here: the tables (key schemas, indexes and TTL read from template.yaml), the bucket,
 the KMS signing key, the certificate archive (Object Lock), each function's environment exactly
-as template.yaml resolves it (Globals merged, SearchEngine=managed), the state machine created from
+as template.yaml resolves it (Globals merged), the state machine created from
 certiq/statemachine/answer.asl.json with its DefinitionSubstitutions, executed by moto's Step
 Functions interpreter (``execute_state_machine``), which calls Lambda's Invoke API for every Task
 and applies Retry and Catch to what comes back.
@@ -78,7 +78,7 @@ TEMPLATE_PATH = ROOT / "template.yaml"
 REGION = "us-east-1"
 ACCOUNT = "123456789012"
 STACK = "certiq"
-PARAMETERS = {"SearchEngine": "managed"}
+PARAMETERS: dict[str, str] = {}
 # The managed domain's endpoint attribute; functions get osmem-server's URL in its place.
 DOMAIN_ENDPOINT = "search-certiq.us-east-1.es.amazonaws.com"
 MACHINE_ID = "AnswerStateMachine"

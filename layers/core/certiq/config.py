@@ -351,11 +351,8 @@ class EmbeddingSettings(Group):
 
 
 class OpenSearchSettings(Group):
-    endpoint: str = Field(default="", description="https URL of the domain or collection")
+    endpoint: str = Field(default="", description="https URL of the OpenSearch Service domain")
     index: str = "certiq-chunks"
-    service: Literal["auto", "es", "aoss"] = Field(
-        default="auto", description="SigV4 service; auto reads it from the endpoint's host"
-    )
     bulk_batch: int = Field(default=500, ge=1)
     max_retries: int = Field(default=5, ge=0)
 

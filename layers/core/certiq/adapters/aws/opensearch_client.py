@@ -1,15 +1,16 @@
 """Builds the opensearch-py client for settings.opensearch.
 
-https endpoints (a managed domain or a Serverless collection) are signed with SigV4 using the
-Lambda role's credentials from boto3, over RequestsHttpConnection as opensearch-py documents for
-AWSV4SignerAuth. The signing service is "aoss" for Serverless (*.aoss.amazonaws.com, or
-settings.service = "aoss") and "es" otherwise. http endpoints are for a local engine (tests run
-osmem-server on 127.0.0.1) and are not signed: nothing secret is sent in clear.
+https endpoints (an OpenSearch Service domain) are signed with SigV4 ("es") using the Lambda
+role's credentials from boto3, over RequestsHttpConnection as opensearch-py documents for
+AWSV4SignerAuth. http endpoints are for a local engine (tests run osmem-server on 127.0.0.1) and
+are not signed: nothing secret is sent in clear. An OpenSearch Serverless collection
+(*.aoss.amazonaws.com) is refused with the reason: its vector collections refuse the custom
+document ids (tenant:chunk_id) that make re-indexing idempotent.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit
 
 from opensearchpy import AWSV4SignerAuth, OpenSearch, RequestsHttpConnection
@@ -26,14 +27,6 @@ REQUEST_TIMEOUT: Final = 20.0
 TRANSPORT_RETRIES: Final = 2
 
 
-def signing_service(settings: OpenSearchSettings) -> Literal["es", "aoss"]:
-    """The SigV4 service name: settings.service, or read from the endpoint's host on auto."""
-    if settings.service != "auto":
-        return settings.service
-    host = (urlsplit(settings.endpoint).hostname or "").lower()
-    return "aoss" if host.endswith(SERVERLESS_HOST_SUFFIX) else "es"
-
-
 def make_client(
     settings: OpenSearchSettings, region: str, *, credentials: Credentials | None = None
 ) -> OpenSearch:
@@ -43,6 +36,11 @@ def make_client(
         raise ValueError(f"OpenSearch endpoint must be an http(s) URL, got {settings.endpoint!r}")
     if url.path not in ("", "/") or url.query or url.fragment:
         raise ValueError(f"OpenSearch endpoint must have no path, got {settings.endpoint!r}")
+    if url.hostname.lower().endswith(SERVERLESS_HOST_SUFFIX):
+        raise ValueError(
+            "OpenSearch Serverless is not supported: its vector collections refuse the custom"
+            " document ids certiq re-indexes by; use an OpenSearch Service domain"
+        )
     if url.scheme == "http":
         return OpenSearch(
             hosts=[{"host": url.hostname, "port": url.port or 80, "scheme": "http"}],
@@ -56,7 +54,7 @@ def make_client(
         credentials = boto3.Session().get_credentials()
         if credentials is None:
             raise ValueError("no AWS credentials to sign OpenSearch requests with")
-    auth = AWSV4SignerAuth(credentials, region, signing_service(settings))
+    auth = AWSV4SignerAuth(credentials, region, "es")
     return OpenSearch(
         hosts=[{"host": url.hostname, "port": url.port or 443}],
         http_auth=auth,
