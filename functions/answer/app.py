@@ -1,4 +1,4 @@
-"""Lambda entry point of the "Draft answer" state.
+"""Lambda entry point of the "Answer question" state.
 
 The logic is certiq.steps.answer; the ASL file decides when it runs.
 """

@@ -1,4 +1,4 @@
-"""Lambda entry point of the "Seal certificate" state.
+"""Lambda entry point of the "Persist certificate" state.
 
 The logic is certiq.steps.persist; the ASL file decides when it runs.
 """

@@ -1,4 +1,4 @@
-"""Lambda entry point of the "Detect language" state.
+"""Lambda entry point of the "Translate question" state.
 
 The logic is certiq.steps.translate; the ASL file decides when it runs.
 """

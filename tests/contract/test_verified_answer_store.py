@@ -109,7 +109,7 @@ def test_candidates_stay_within_tenant_and_collection(
 def test_putting_the_same_question_again_replaces_it(
     verified_answer_store: VerifiedAnswerStore,
 ) -> None:
-    # GIVEN an answer stored twice (a retried Seal certificate), the second with a vector
+    # GIVEN an answer stored twice (a retried Persist certificate), the second with a vector
     verified_answer_store.put(answer("q1"))
     verified_answer_store.put(answer("q1", embedding=[1.0, 0.0]))
     # THEN it is there once, as last written

@@ -94,6 +94,8 @@ def test_task_maps_to_function_code_and_step(state_name: str) -> None:
     from certiq.steps import STEPS
 
     assert callable(STEPS.get(name)), f"certiq.steps.STEPS has no step {name!r}"
+    # AND the state is named after its step, so the console's state leads to the code
+    assert set(name.split("_")) <= set(state_name.lower().split()), (state_name, name)
 
 
 def test_every_step_is_a_task_of_the_state_machine() -> None:
@@ -121,8 +123,8 @@ def test_task_retries_transient_errors(state_name: str) -> None:
 # Steps that may call a model provider: a stalled provider often answers a second call.
 MODEL_STEPS = {
     "Redact personal data",
-    "Detect language",
-    "Draft answer",
+    "Translate question",
+    "Answer question",
     "Verify claims",
     "Guard answer",
 }

@@ -36,7 +36,7 @@ REWORDED = "How long are the backups of customer data kept"
 OLD_FACT = "Backups of customer data are kept for 35 days and then deleted."
 NEW_FACT = "Backups of customer data are kept for 90 days and then deleted."
 OTHER = "Invoices are archived for ten years."
-SKIPPED = {"Draft answer", "Verify claims"}
+SKIPPED = {"Answer question", "Verify claims"}
 
 
 def policy(fact: str) -> bytes:

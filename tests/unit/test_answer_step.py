@@ -1,4 +1,4 @@
-"""The Draft answer step: conversation history, usage and failures in the state, metrics."""
+"""The Answer question step: conversation history, usage and failures in the state, metrics."""
 
 from __future__ import annotations
 
@@ -192,7 +192,7 @@ def test_the_certificate_seals_the_usage_and_the_response_shows_it(deps: Deps) -
 
 
 def test_a_certificate_without_usage_seals_as_before_the_field_existed(deps: Deps) -> None:
-    # GIVEN a certificate with no drafting usage (no Draft answer ran)
+    # GIVEN a certificate with no drafting usage (no Answer question ran)
     sealed = seal_and_sign(make_certificate(), deps.signer)
 
     # THEN nothing about usage is sealed, and the certificate checks valid

@@ -1,5 +1,5 @@
 """The guard states over (state, deps) with the real local stores and recording fakes:
-Validate in a conversation, Redact (mask, names, block), Detect language (translate, fail
+Validate in a conversation, Redact (mask, names, block), Translate question (translate, fail
 closed), Guard answer (back-translation, links) and what the certificate keeps."""
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def test_failure_before_redact_stores_masked_question_and_cause(deps: Deps) -> N
     assert record.reason == "InvalidRequest: bad input [EMAIL_1]"
 
 
-# --- Detect language -------------------------------------------------------------------------
+# --- Translate question -------------------------------------------------------------------------
 
 
 FRENCH = "Combien de temps les sauvegardes des données clients sont-elles conservées ?"

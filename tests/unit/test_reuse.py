@@ -287,7 +287,7 @@ def test_a_found_answer_skips_draft_and_verify_and_is_sealed(found: bool) -> Non
     machine = StateMachine(ASL.read_text(encoding="utf-8"), resources)
     # WHEN a question runs
     run = machine.execute({"question_id": "q-1", "question": "How long are backups kept?"})
-    # THEN a hit goes from the lookup to Guard answer and Seal certificate; a miss drafts and
+    # THEN a hit goes from the lookup to Guard answer and Persist certificate; a miss drafts and
     # verifies first
     assert run.status == "SUCCEEDED"
     after_lookup = calls[calls.index("${FindVerifiedAnswerFunctionArn}") + 1 :]

@@ -152,7 +152,7 @@ def guard_adapters(settings: Settings) -> GuardAdapters:
     if settings.urls.enabled:
         url_checker = lazy(lambda: _url_checker(settings))
     return GuardAdapters(
-        # Built on first use: py3langid loads numpy, which only Detect language needs.
+        # Built on first use: py3langid loads numpy, which only Translate question needs.
         language=lazy(lambda: _language_detector(settings)),
         translator=translator,
         name_finder=name_finder,

@@ -1,4 +1,4 @@
-"""Draft answer: the chat model writes sentences that cite evidence; we number the citations.
+"""Answer question: the chat model writes sentences that cite evidence; we number the citations.
 
 The chat model is the answer chain bootstrap built from settings (providers in order, a token
 budget, the offline answerer last). What it cost (tokens, cache, latency per call and for the

@@ -3,12 +3,12 @@
 Runs after "Retrieve evidence", so a follow-up is looked up by its rewritten, standalone query.
 On a hit the state takes the earlier certificate's claims (with their decisions), citations and
 answer, and evidence rebuilt from the current chunks; the Choice after this state then skips
-"Draft answer" and "Verify claims" and goes to "Seal certificate", which seals a new certificate
-naming the one it reused. Skipping Verify is safe because what Verify checks that can change
-(each quote verbatim in its chunk, the documents' versions, the policy and the verifier) is
-re-checked here before anything is reused (certiq.retrieval.reuse).
+"Answer question" and "Verify claims" and goes to "Persist certificate", which seals a new
+certificate naming the one it reused. Skipping Verify is safe because what Verify checks that
+can change (each quote verbatim in its chunk, the documents' versions, the policy and the
+verifier) is re-checked here before anything is reused (certiq.retrieval.reuse).
 
-``remember_verified_answer`` is the other half: Seal certificate calls it for every new answer
+``remember_verified_answer`` is the other half: Persist certificate calls it for every new answer
 whose claims are all VERIFIED.
 """
 

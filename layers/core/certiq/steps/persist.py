@@ -1,4 +1,4 @@
-"""Seal certificate: seal, sign and store what was shown and why, then publish the response."""
+"""Persist certificate: seal, sign and store what was shown and why, then publish the response."""
 
 from __future__ import annotations
 

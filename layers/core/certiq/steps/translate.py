@@ -1,4 +1,4 @@
-"""Detect language: identifies the question's language offline and, when a model is configured,
+"""Translate question: identifies the question's language offline and, when a model is configured,
 translates it to the index language for the search.
 
 Without a model a question in another language is searched as written and the state says that

@@ -60,7 +60,7 @@ class DynamoVerifiedAnswerStore:
         if answer.embedding is not None:
             vector = np.asarray(answer.embedding, dtype=VECTOR_DTYPE).tobytes()
             item["vector"] = {"B": vector}
-        # The key derives from the question, so a retried Seal certificate rewrites the same item.
+        # The key derives from the question: a retried Persist certificate rewrites the same item.
         with transient_errors("DynamoDB PutItem"):
             self._ddb.put_item(TableName=self.table_name, Item=item)
 
