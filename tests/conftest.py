@@ -132,3 +132,20 @@ def provider_keys(monkeypatch: pytest.MonkeyPatch) -> None:
     """Keys in both SDKs' variables, which their clients need; the provider fakes accept any."""
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+
+
+def break_page(data: bytes, index: int) -> bytes:
+    """The PDF with its ``index``-th page object (0-based) made unreadable: the dictionary's
+    delimiters blanked, offsets kept, so pdfium counts the page but cannot load it."""
+    import re
+
+    pages = [
+        match
+        for match in re.finditer(rb"\d+ 0 obj\s*<<(.*?)>>\s*endobj", data, re.S)
+        if re.search(rb"/Type /Page\b(?!s)", match.group(1))
+    ]
+    target = pages[index]
+    broken = bytearray(data)
+    broken[target.start(1) - 2 : target.start(1)] = b"  "
+    broken[target.end(1) : target.end(1) + 2] = b"  "
+    return bytes(broken)

@@ -26,7 +26,7 @@ from certiq.errors import DuplicateContent
 from certiq.ingestion.service import Upload, ingest, remove
 from certiq.models import Chunk, DocumentStatus
 from certiq.ports import SearchIndex
-from tests.conftest import build_pdf
+from tests.conftest import break_page, build_pdf
 from tests.fakes import DelegatingIndex
 
 TENANT = "default"
@@ -385,3 +385,42 @@ def test_cli_ingest_says_a_file_is_already_there_under_another_name(tmp_path: Pa
     assert "INDEXED" in result.output
     assert "SAME" in result.output and "(a.pdf): not indexed twice" in result.output
     assert "1 of 2 files indexed; 1 already there under another name." in result.output
+
+
+# --- a page that cannot be loaded --------------------------------------------------------------
+
+
+def test_an_unloadable_page_is_skipped_and_named_and_the_others_are_indexed(
+    tmp_path: Path,
+) -> None:
+    # GIVEN a three-page PDF whose second page pdfium cannot load
+    data = break_page(
+        build_pdf(
+            [
+                ["Backups of customer data are kept for 35 days."],
+                ["This page is damaged."],
+                ["Access logs are kept for one year."],
+            ]
+        ),
+        1,
+    )
+    deps = local_deps(tmp_path)
+
+    # WHEN it is ingested
+    record = ingest(upload(data), deps)
+
+    # THEN it is INDEXED, naming the page it left out and why, and the other pages answer
+    assert record.status is DocumentStatus.INDEXED
+    assert [(s.page, s.reason) for s in record.skipped_pages] == [(2, "cannot be loaded")]
+    texts = " ".join(hit.chunk.text for hit in deps.index.search(TENANT, "kept", 10))
+    assert "35 days" in texts and "one year" in texts and "damaged" not in texts
+    # AND the CLI says so beside the file
+    result = CliRunner().invoke(main, ["documents"], env={"CERTIQ_HOME": str(tmp_path / "home")})
+    assert "page 2 skipped: cannot be loaded" in result.output
+
+
+def test_a_pdf_none_of_whose_pages_loads_ends_failed_saying_so(tmp_path: Path) -> None:
+    data = build_pdf([["Only page."]])
+    record = ingest(upload(break_page(data, 0)), local_deps(tmp_path))
+    assert record.status is DocumentStatus.FAILED
+    assert record.reason == "not a readable PDF: no page can be loaded"

@@ -22,6 +22,7 @@ from certiq.ingestion.text import ingest_texts, read_jsonl
 from certiq.models import (
     Certificate,
     CertificateCheck,
+    DocumentRecord,
     DocumentStatus,
     QAResponse,
     QuestionStatus,
@@ -103,7 +104,7 @@ def ingest_command(
     files = sorted({file for path in paths for file in _pdfs(path)})
     if not files:
         raise click.ClickException("no PDF files found in the given paths")
-    results: list[tuple[Path, DocumentStatus | None, str | None, int, int]] = []
+    results: list[tuple[Path, DocumentStatus | None, str | None]] = []
     with click.progressbar(files, label="Ingesting", file=sys.stderr) as bar:
         for file in bar:
             upload = Upload(
@@ -115,13 +116,12 @@ def ingest_command(
             )
             try:
                 record = ingest(upload, deps)
-                results.append((file, record.status, record.reason, record.pages, record.chunks))
+                results.append((file, record.status, _detail(record)))
             except DuplicateContent as error:
-                results.append((file, None, str(error), 0, 0))
+                results.append((file, None, str(error)))
             except Exception as error:  # one bad file must not stop the others
-                results.append((file, DocumentStatus.FAILED, f"internal error: {error}", 0, 0))
-    for file, status, reason, pages, chunks in results:
-        detail = f"{pages} pages, {chunks} chunks" if status is DocumentStatus.INDEXED else reason
+                results.append((file, DocumentStatus.FAILED, f"internal error: {error}"))
+    for file, status, detail in results:
         label = status.value if status is not None else "SAME"
         click.echo(f"{label:<8} {file}  ({detail})")
     indexed = sum(status is DocumentStatus.INDEXED for _, status, *_ in results)
@@ -130,6 +130,14 @@ def ingest_command(
     click.echo(f"{indexed} of {len(results)} files indexed{also}.")
     if indexed + same == 0:
         sys.exit(1)
+
+
+def _detail(record: DocumentRecord) -> str:
+    """Why a document is not indexed; for an indexed one, its size and any page left out."""
+    if record.status is not DocumentStatus.INDEXED:
+        return record.reason or ""
+    skipped = "".join(f"; page {s.page} skipped: {s.reason}" for s in record.skipped_pages)
+    return f"{record.pages} pages, {record.chunks} chunks{skipped}"
 
 
 def _end_interrupted(deps: Deps, tenant: str) -> None:
@@ -147,7 +155,7 @@ def retry_command(doc_id: str, tenant: str | None) -> None:
         record = retry(tenant or deps.settings.tenant, doc_id, deps)
     except CertiqError as error:
         raise click.ClickException(str(error)) from error
-    detail = record.reason or f"{record.pages} pages, {record.chunks} chunks"
+    detail = _detail(record)
     click.echo(f"{record.status.value:<8} {record.doc_id}  {record.file_name}  ({detail})")
     if record.status is not DocumentStatus.INDEXED:
         sys.exit(1)
@@ -305,7 +313,7 @@ def documents_command(as_json: bool, tenant: str | None) -> None:
         click.echo(json.dumps([record.model_dump(mode="json") for record in records], indent=2))
         return
     for record in records:
-        detail = record.reason or f"{record.pages} pages, {record.chunks} chunks"
+        detail = _detail(record)
         click.echo(f"{record.status.value:<10} {record.doc_id}  {record.file_name}  ({detail})")
     if not records:
         click.echo("No documents yet: certiq ingest PATH...")

@@ -12,10 +12,9 @@ the same whatever the batch size.
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from certiq.config import ChunkingSettings
-from certiq.errors import IngestionError
 from certiq.ingestion.construct import constructor
 from certiq.ingestion.gc_pause import gc_paused
 from certiq.ingestion.pdf import ParsedDocument, ParsedPage, open_pdf
@@ -136,6 +135,8 @@ class ChunkBatch:
 
     pages: int
     chunks: list[Chunk]
+    # On the last batch: pages that could not be loaded and why (1-based); the rest were read.
+    skipped: dict[int, str] = field(default_factory=dict)
 
 
 def chunk_pdf(
@@ -170,9 +171,9 @@ def chunk_pdf(
                     )
                     chunks += chunker.add(pages)
             yield ChunkBatch(len(numbers), chunks)
-        if not pdf.has_text:
-            raise IngestionError(pdf.no_text_reason())
-    yield ChunkBatch(0, chunker.finish())
+        pdf.require_text()
+        skipped = dict(pdf.skipped)
+    yield ChunkBatch(0, chunker.finish(), skipped)
 
 
 def _chunk(

@@ -35,7 +35,7 @@ from certiq.ingestion.furniture import (
 )
 from certiq.ingestion.gc_pause import gc_paused
 from certiq.ingestion.pdf_lines import Line, ParsedPage, SentenceSpan, Word
-from certiq.ingestion.pdf_page import _PageReader
+from certiq.ingestion.pdf_page import PageUnreadable, _PageReader
 
 __all__ = [
     "Line",
@@ -87,6 +87,8 @@ class PdfFile:
         self._data = data  # pdfium reads from these bytes while the document is open
         self.page_count = int(pdfium_c.FPDF_GetPageCount(raw))
         self.has_text = False  # a parsed page had visible text (headers and footers count)
+        # Pages pdfium cannot load, with why: left out, the others still read (1-based).
+        self.skipped: dict[int, str] = {}
         self._readers: dict[int, _PageReader] = {}
 
     def sample(self, numbers: Sequence[int]) -> list[PageSample]:
@@ -94,7 +96,12 @@ class PdfFile:
 
         The pages stay open until they are parsed, so a short document is read once.
         """
-        return [self._reader(number).sample() for number in numbers]
+        samples = []
+        for number in numbers:
+            reader = self._readable(number)
+            if reader is not None:
+                samples.append(reader.sample())
+        return samples
 
     def furniture(self) -> Furniture:
         """Headers and footers, found on a sample of pages spread over the whole document."""
@@ -112,7 +119,9 @@ class PdfFile:
         drop = furniture if furniture is not None and furniture.lines else None
         parsed = []
         for number in numbers:
-            reader = self._reader(number)
+            reader = self._readable(number)
+            if reader is None:
+                continue
             try:
                 self.has_text = self.has_text or bool(reader.lines)
                 parsed.append(reader.parse(drop, max_sentence_chars, words))
@@ -120,6 +129,25 @@ class PdfFile:
                 reader.close()
                 del self._readers[number]
         return tuple(parsed)
+
+    def _readable(self, number: int) -> _PageReader | None:
+        """The page's reader, or None for a page that cannot be loaded (recorded in skipped)."""
+        if number in self.skipped:
+            return None
+        try:
+            return self._reader(number)
+        except PageUnreadable as error:
+            self.skipped[number] = error.reason
+            return None
+
+    def require_text(self) -> None:
+        """Raises IngestionError when nothing was read: no page could be loaded, or no page has
+        a text layer (a scan)."""
+        if self.has_text:
+            return
+        if self.page_count and len(self.skipped) == self.page_count:
+            raise IngestionError("not a readable PDF: no page can be loaded")
+        raise IngestionError(self.no_text_reason())
 
     def no_text_reason(self) -> str:
         """Why no page has text: only images (a scan) or nothing at all."""
@@ -204,8 +232,7 @@ def iter_page_batches(
                     numbers, furniture=found, max_sentence_chars=max_sentence_chars, words=words
                 )
             yield pages
-        if not pdf.has_text:
-            raise IngestionError(pdf.no_text_reason())
+        pdf.require_text()
 
 
 def parse_pdf(

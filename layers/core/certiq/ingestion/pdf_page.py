@@ -40,6 +40,15 @@ from certiq.ingestion.sentences import sentence_spans
 from certiq.models import Box
 
 
+class PageUnreadable(IngestionError):
+    """One page pdfium cannot load; the others may still be read."""
+
+    def __init__(self, number: int, reason: str) -> None:
+        super().__init__(f"not a readable PDF: page {number} {reason}")
+        self.number = number
+        self.reason = reason
+
+
 class _PageReader:
     """One open page and its text page: lines first, then text, sentences and their boxes."""
 
@@ -47,7 +56,7 @@ class _PageReader:
         self.number = number
         self._page = pdfium_c.FPDF_LoadPage(document, number - 1)
         if not self._page:
-            raise IngestionError(f"not a readable PDF: page {number} cannot be loaded")
+            raise PageUnreadable(number, "cannot be loaded")
         self._text: Any = None
         try:
             page = self._page

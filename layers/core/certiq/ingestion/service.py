@@ -21,7 +21,7 @@ from certiq.deps import Deps
 from certiq.errors import DuplicateContent, IngestionError
 from certiq.ingestion.chunking import chunk_pdf
 from certiq.ingestion.identity import document_ids
-from certiq.models import Chunk, DocumentRecord, DocumentStatus, SourceRef
+from certiq.models import Chunk, DocumentRecord, DocumentStatus, SkippedPage, SourceRef
 from certiq.ports import Embedder
 
 PDF_MIME = "application/pdf"
@@ -119,9 +119,11 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
             settings=deps.settings.chunking,
             collection=upload.collection,
         )
+        skipped: dict[int, str] = {}
         with closing(batches):
             for batch in batches:
                 pages += batch.pages
+                skipped |= batch.skipped
                 if batch.chunks:
                     if deps.embedder is not None:
                         embed_chunks(
@@ -165,6 +167,13 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
                 applied=False,
             )
         raise
+    record = record.model_copy(
+        update={
+            "skipped_pages": [
+                SkippedPage(page=page, reason=reason) for page, reason in sorted(skipped.items())
+            ]
+        }
+    )
     return _advance(
         record,
         deps,

@@ -90,6 +90,13 @@ class DocumentStatus(StrEnum):
     DELETED = "DELETED"
 
 
+class SkippedPage(Contract):
+    """A page left out of an indexed document, and why: the other pages were read."""
+
+    page: int = Field(ge=1)
+    reason: str
+
+
 class DocumentRecord(Contract):
     """One row of the documents table: what the API and `certiq documents` show."""
 
@@ -105,6 +112,10 @@ class DocumentRecord(Contract):
     pages: int = Field(default=0, description="pages read so far while PROCESSING, then all")
     chunks: int = 0
     collection: str | None = Field(default=None, description="the named subset it belongs to")
+    skipped_pages: list[SkippedPage] = Field(
+        default_factory=list,
+        description="pages that could not be read (INDEXED with these left out), and why",
+    )
     created_at: datetime
     updated_at: datetime = Field(
         description="last write; while QUEUED or PROCESSING, the ingestion's heartbeat: a record"
