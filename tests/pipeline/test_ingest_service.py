@@ -424,3 +424,15 @@ def test_a_pdf_none_of_whose_pages_loads_ends_failed_saying_so(tmp_path: Path) -
     record = ingest(upload(break_page(data, 0)), local_deps(tmp_path))
     assert record.status is DocumentStatus.FAILED
     assert record.reason == "not a readable PDF: no page can be loaded"
+
+
+def test_a_pdf_compressed_with_an_unsupported_filter_says_which(tmp_path: Path) -> None:
+    # GIVEN a PDF whose page content is marked /BrotliDecode, a filter pdfium cannot decode
+    data = build_pdf([["Backups of customer data are kept for 35 days."]])
+    brotli = data.replace(b"/FlateDecode ]", b"/BrotliDecode ]", 1)
+    assert brotli != data
+    # WHEN it is ingested / THEN it fails naming the filter, not "no text" or "no pages"
+    record = ingest(upload(brotli), local_deps(tmp_path))
+    assert record.status is DocumentStatus.FAILED
+    assert record.reason is not None
+    assert record.reason.startswith("unsupported compression: the PDF's streams use /BrotliDecode")

@@ -72,6 +72,9 @@ _PASSWORD_ERROR = 4  # FPDF_ERR_PASSWORD
 _SECURITY_ERROR = 5  # FPDF_ERR_SECURITY: an unsupported security handler
 
 _NO_PAGES = "no pages: the PDF has zero pages"
+# Stream filters pdfium cannot decode: a document compressed with one reads as zero pages or no
+# text, and the reason must name the filter, not blame the file's content.
+UNSUPPORTED_FILTERS = (b"BrotliDecode",)
 
 _LOAD_ERRORS = {
     2: "the file cannot be opened",  # FPDF_ERR_FILE
@@ -145,6 +148,9 @@ class PdfFile:
         a text layer (a scan)."""
         if self.has_text:
             return
+        unsupported = unsupported_filter(self._data)
+        if unsupported:
+            raise IngestionError(unsupported)
         if self.page_count and len(self.skipped) == self.page_count:
             raise IngestionError("not a readable PDF: no page can be loaded")
         raise IngestionError(self.no_text_reason())
@@ -178,6 +184,18 @@ class PdfFile:
         return reader
 
 
+def unsupported_filter(data: bytes) -> str | None:
+    """The reason, when the PDF's streams use a compression filter pdfium cannot decode."""
+    for name in UNSUPPORTED_FILTERS:
+        if b"/" + name in data:
+            return (
+                f"unsupported compression: the PDF's streams use /{name.decode()}, which this"
+                " reader cannot decode; save it again without it (most PDF tools write"
+                " /FlateDecode)"
+            )
+    return None
+
+
 @contextmanager
 def open_pdf(data: bytes) -> Iterator[PdfFile]:
     """Open PDF bytes; raises IngestionError when they are not a readable PDF or have no pages.
@@ -200,7 +218,7 @@ def open_pdf(data: bytes) -> Iterator[PdfFile]:
         pdf = PdfFile(raw, data)
         try:
             if pdf.page_count <= 0:
-                raise IngestionError(_NO_PAGES)
+                raise IngestionError(unsupported_filter(data) or _NO_PAGES)
             yield pdf
         finally:
             pdf.close()

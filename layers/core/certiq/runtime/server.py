@@ -14,6 +14,7 @@ parallel requests and a pool of worker threads, and stops gracefully: requests i
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import re
 import signal
@@ -225,7 +226,10 @@ class ApiServer:
     def shutdown(self) -> None:
         """Asks serve_forever to stop, from any thread, and waits until it has."""
         self._stopping.set()
-        self._server.pull_trigger()
+        # Wakes the loop at once; the loop may already have seen the flag and closed the
+        # trigger on its way out, which is just as good.
+        with contextlib.suppress(OSError):
+            self._server.pull_trigger()
         self._stopped.wait(GRACE_SECONDS + 5)
 
     def _busy(self) -> bool:
