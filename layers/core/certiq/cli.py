@@ -105,7 +105,14 @@ def ingest_command(
     if not files:
         raise click.ClickException("no PDF files found in the given paths")
     results: list[tuple[Path, DocumentStatus | None, str | None]] = []
-    with click.progressbar(files, label="Ingesting", file=sys.stderr) as bar:
+    # The bar names the file being read; each file's outcome is printed as soon as it is known,
+    # so a long run shows what is done and an interrupted one what was not.
+    with click.progressbar(
+        files,
+        label="Ingesting",
+        file=sys.stderr,
+        item_show_func=lambda file: file.name if file is not None else None,
+    ) as bar:
         for file in bar:
             upload = Upload(
                 data=file.read_bytes(),
@@ -114,16 +121,17 @@ def ingest_command(
                 tenant=tenant or deps.settings.tenant,
                 collection=collection,
             )
+            result: tuple[Path, DocumentStatus | None, str | None]
             try:
                 record = ingest(upload, deps)
-                results.append((file, record.status, _detail(record)))
+                result = (file, record.status, _detail(record))
             except DuplicateContent as error:
-                results.append((file, None, str(error)))
+                result = (file, None, str(error))
             except Exception as error:  # one bad file must not stop the others
-                results.append((file, DocumentStatus.FAILED, f"internal error: {error}"))
-    for file, status, detail in results:
-        label = status.value if status is not None else "SAME"
-        click.echo(f"{label:<8} {file}  ({detail})")
+                result = (file, DocumentStatus.FAILED, f"internal error: {error}")
+            results.append(result)
+            label = result[1].value if result[1] is not None else "SAME"
+            click.echo(f"{label:<8} {file}  ({result[2]})")
     indexed = sum(status is DocumentStatus.INDEXED for _, status, *_ in results)
     same = sum(status is None for _, status, *_ in results)
     also = f"; {same} already there under another name" if same else ""
