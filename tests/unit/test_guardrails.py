@@ -296,3 +296,25 @@ def test_protect_and_restore_round_trip_and_refuse_damage() -> None:
     assert restore(protected.text, protected) == text
     with pytest.raises(TranslationBroken):
         restore(protected.text.replace("⟦2⟧", ""), protected)
+
+
+@pytest.mark.parametrize(
+    ("text", "masked"),
+    [
+        # SSNs written with dots, or with no separator after "SSN"
+        ("My SSN is 432.12.1234 please", "My SSN is [SSN_1] please"),
+        ("my ssn is 432121234", "my ssn is [SSN_1]"),
+        # an invalid SSN or SIN is nobody's number, and never a phone number either
+        ("invalid SSN 219.09.9999", "invalid SSN 219.09.9999"),
+        ("sin: 123 456 789", "sin: 123 456 789"),
+        ("SIN 130.692.544", "SIN [SIN_1]"),
+        # a network is disclosed with its prefix length; a full stop ends the sentence
+        ("server 192.168.1.0/24 is down", "server [IP_ADDRESS_1] is down"),
+        ("net 2001:db8::/32 here", "net [IP_ADDRESS_1] here"),
+        ("address 2001:db8::1. Next", "address [IP_ADDRESS_1]. Next"),
+        # a UATP (airline) card: 15 digits starting with 1, Luhn-valid
+        ("card 135410014004955 UATP", "card [CARD_1] UATP"),
+    ],
+)
+def test_the_gaps_of_a_pii_library_s_test_cases_are_closed(text: str, masked: str) -> None:
+    assert redact(text).text == masked

@@ -44,23 +44,30 @@ _IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{1,4}){3,8}(?!
 _CARD = re.compile(r"(?<![\d.,-])\d(?:[ -]?\d){12,18}(?![\d-]|[.,]\d)")
 _CARD_PREFIX = re.compile(
     r"^(?:4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|30[0-5]|3[689]|6(?:011|5|4[4-9]|2)|35"
-    r"|50|5[6-9]|6[37])"
+    r"|50|5[6-9]|6[37]|1(?=\d{14}$))"  # 1...: UATP (airline) cards, 15 digits
 )
 # Not preceded by "<digit> ": a group inside a longer number (a VAT or account number).
-_SSN = re.compile(r"(?<![\d-])(?<!\d )(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-]| \d)")
-_SIN = re.compile(r"(?<![\d-])(?<!\d )\d{3}([- ])\d{3}\1\d{3}(?![\d-]| \d)")
-# US phone numbers are never grouped 3-2-4: that is the shape of an SSN.
-_SSN_SHAPE = re.compile(r"\d{3}-\d{2}-\d{4}")
+_SSN = re.compile(r"(?<![\d.-])(?<!\d )(\d{3})([-. ])(\d{2})\2(\d{4})(?![\d-]|[. ]\d)")
+_SIN = re.compile(r"(?<![\d.-])(?<!\d )\d{3}([-. ])\d{3}\1\d{3}(?![\d-]|[. ]\d)")
+# US phone numbers are never grouped 3-2-4 with dashes or dots: that is the shape of an SSN,
+# valid or not, and never a phone number.
+_SSN_SHAPE = re.compile(r"\d{3}([-.])\d{2}\1\d{4}")
 _NINE_DIGITS = re.compile(r"(?<![\d-])\d{9}(?![\d-])")
-_SSN_CONTEXT = re.compile(r"\b(?:ssn|social security(?: number| no\.?| #)?)\W{0,4}$", re.I)
+# "SSN", "my SSN is", "social security number:", "SIN no." just before a number.
+_CONTEXT_TAIL = r"(?:\s+(?:is|was|number|no\.?|n°|est|:))*\W{0,4}$"
+_SSN_CONTEXT = re.compile(r"\b(?:ssn|social security(?: number| no\.?| #)?)" + _CONTEXT_TAIL, re.I)
 _SIN_CONTEXT = re.compile(
-    r"\b(?:sin|nas|social insurance(?: number)?|num[ée]ro d'assurance sociale)\W{0,4}$", re.I
+    r"\b(?:sin|nas|social insurance(?: number)?|num[ée]ro d'assurance sociale)" + _CONTEXT_TAIL,
+    re.I,
 )
 _IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
+# A full stop after an address ends the sentence, it is not part of the address.
 _IPV6 = re.compile(
     r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f]{1,4})?"
-    r"(?![\w:.])"
+    r"(?![\w:]|\.\w)"
 )
+# A CIDR suffix belongs to the address it follows: /24 names the network being disclosed.
+_PREFIX_LENGTH = re.compile(r"/(\d{1,3})(?!\d)")
 # Words after which a number is an identifier of a thing, not of a person.
 _IDENTIFIER_CONTEXT = re.compile(
     r"\b(?:order|invoice|ticket|ref|reference|case|po|sku|isbn|version|release|build|v|ver|"
@@ -139,7 +146,7 @@ def _ssns(text: str) -> Iterable[Entity]:
 
 def _sins(text: str) -> Iterable[Entity]:
     for match in _SIN.finditer(text):
-        if stdnum_sin.is_valid(match.group(0)):
+        if stdnum_sin.is_valid(re.sub(r"\D", "", match.group(0))):
             yield Entity(SIN, match.start(), match.end(), match.group(0))
     for match in _NINE_DIGITS.finditer(text):
         before = text[max(0, match.start() - 40) : match.start()]
@@ -161,7 +168,11 @@ def _ip_addresses(text: str) -> Iterable[Entity]:
                 continue  # "version 10.2.0.1" is a version number
             if pattern is _IPV4 and _is_netmask(value):
                 continue  # 255.255.255.0 is a subnet mask, nobody's address
-            yield Entity(IP_ADDRESS, match.start(), match.end(), value)
+            end = match.end()
+            prefix = _PREFIX_LENGTH.match(text, end)
+            if prefix and int(prefix.group(1)) <= (32 if pattern is _IPV4 else 128):
+                end = prefix.end()
+            yield Entity(IP_ADDRESS, match.start(), end, text[match.start() : end])
 
 
 def _is_netmask(value: str) -> bool:
@@ -225,7 +236,8 @@ def _value_key(entity: Entity) -> str:
     if entity.type in (EMAIL, NAME):
         return entity.value.casefold()
     if entity.type == IP_ADDRESS:
-        return str(ipaddress.ip_address(entity.value))
+        address, slash, prefix = entity.value.partition("/")
+        return str(ipaddress.ip_address(address)) + slash + prefix
     if entity.type == IBAN:
         return re.sub(r"[\s-]", "", entity.value).upper()
     if entity.type == PHONE:
