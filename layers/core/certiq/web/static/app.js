@@ -658,12 +658,15 @@ function applyQuestionHint() {
 }
 
 async function loadCapabilities() {
-  try {
-    state.capabilities = await api.capabilities();
-  } catch {
-    state.capabilities = null; // an older server: no hint rather than a wrong one
+  // A server still starting may miss the first request: ask a few times before going without.
+  for (let attempt = 0; attempt < 3 && !state.capabilities; attempt += 1) {
+    try {
+      state.capabilities = await api.capabilities();
+    } catch {
+      await sleep(500);
+    }
   }
-  applyQuestionHint();
+  applyQuestionHint(); // without an answer: no hint rather than a wrong one
 }
 
 function applyLanguage() {
