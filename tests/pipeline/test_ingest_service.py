@@ -24,6 +24,7 @@ from certiq.config import ChunkingSettings, EmbeddingSettings, Settings
 from certiq.deps import Deps
 from certiq.errors import DuplicateContent
 from certiq.ingestion.service import Upload, ingest, remove
+from certiq.ingestion.text_quality import garbage_reason
 from certiq.models import Chunk, DocumentStatus
 from certiq.ports import SearchIndex
 from tests.conftest import break_page, build_pdf
@@ -436,3 +437,38 @@ def test_a_pdf_compressed_with_an_unsupported_filter_says_which(tmp_path: Path) 
     assert record.status is DocumentStatus.FAILED
     assert record.reason is not None
     assert record.reason.startswith("unsupported compression: the PDF's streams use /BrotliDecode")
+
+
+def test_a_page_whose_text_layer_is_garbage_is_left_out_with_the_reason(tmp_path: Path) -> None:
+    # GIVEN a PDF whose second page's "text" is symbol soup, as a broken character map gives
+    soup = "§¶†‡•… ‰‹›€™ ¤¦¨©ª «¬®¯° ±²³´µ ·¸¹º» ¼½¾¿ " * 4
+    data = build_pdf(
+        [["Backups of customer data are kept for 35 days."], [soup], ["Logs are kept a year."]]
+    )
+    deps = local_deps(tmp_path)
+
+    # WHEN it is ingested
+    record = ingest(upload(data), deps)
+
+    # THEN the readable pages are indexed and the garbage page is named, never indexed
+    assert record.status is DocumentStatus.INDEXED
+    [(page, reason)] = [(s.page, s.reason) for s in record.skipped_pages]
+    assert page == 2 and reason.startswith("its text layer is unreadable")
+    assert all("§" not in hit.chunk.text for hit in deps.index.search(TENANT, "kept", 10))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Backups of customer data are kept for 35 days and then deleted, as the policy says.",
+        "Ταξινόμηση δεδομένων: τα αντίγραφα ασφαλείας διατηρούνται για τριάντα πέντε ημέρες.",
+        "النسخ الاحتياطية لبيانات العملاء تحفظ لمدة خمسة وثلاثين يوما ثم تحذف نهائيا.",
+        "| 2021 | 35 | 12.5% | 1,024 | 2022 | 36 | 13.1% | 2,048 | 2023 | 40 | 14.0% |",
+    ],
+)
+def test_ordinary_text_in_any_script_is_not_taken_for_garbage(text: str) -> None:
+    assert garbage_reason(text) is None
+
+
+def test_private_use_characters_are_taken_for_garbage() -> None:
+    assert garbage_reason("\ue000\ue001\ue002 " * 20) is not None

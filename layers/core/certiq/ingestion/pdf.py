@@ -36,6 +36,7 @@ from certiq.ingestion.furniture import (
 from certiq.ingestion.gc_pause import gc_paused
 from certiq.ingestion.pdf_lines import Line, ParsedPage, SentenceSpan, Word
 from certiq.ingestion.pdf_page import PageUnreadable, _PageReader
+from certiq.ingestion.text_quality import garbage_reason
 
 __all__ = [
     "Line",
@@ -126,8 +127,14 @@ class PdfFile:
             if reader is None:
                 continue
             try:
+                page = reader.parse(drop, max_sentence_chars, words)
+                garbage = garbage_reason(page.text)
+                if garbage is not None:
+                    # Never indexed silently: left out, with the reason, as an unreadable page.
+                    self.skipped[number] = garbage
+                    continue
                 self.has_text = self.has_text or bool(reader.lines)
-                parsed.append(reader.parse(drop, max_sentence_chars, words))
+                parsed.append(page)
             finally:
                 reader.close()
                 del self._readers[number]
@@ -152,7 +159,10 @@ class PdfFile:
         if unsupported:
             raise IngestionError(unsupported)
         if self.page_count and len(self.skipped) == self.page_count:
-            raise IngestionError("not a readable PDF: no page can be loaded")
+            reasons = sorted(set(self.skipped.values()))
+            if reasons == ["cannot be loaded"]:
+                raise IngestionError("not a readable PDF: no page can be loaded")
+            raise IngestionError(f"no readable page: page 1 {self.skipped.get(1, reasons[0])}")
         raise IngestionError(self.no_text_reason())
 
     def no_text_reason(self) -> str:
