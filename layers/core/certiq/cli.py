@@ -315,8 +315,9 @@ def _answered_by(response: QAResponse) -> list[str]:
 def documents_command(as_json: bool, tenant: str | None) -> None:
     """List documents with their status, reason, pages and chunks."""
     deps = _deps()
-    end_interrupted(tenant or deps.settings.tenant, deps)
-    records = deps.documents.list(tenant or deps.settings.tenant)
+    listed = deps.documents.list(tenant or deps.settings.tenant)
+    ended = end_interrupted(tenant or deps.settings.tenant, deps, records=listed)
+    records = list({record.doc_id: record for record in [*listed, *ended]}.values())
     if as_json:
         click.echo(json.dumps([record.model_dump(mode="json") for record in records], indent=2))
         return

@@ -60,8 +60,10 @@ def documents_router(deps: Deps, intake: DocumentIntake) -> Router:
     @router.get("/v1/documents", responses=ok("every document of the tenant"))
     def list_documents() -> list[DocumentRecord]:
         # Every listing sweeps: a document whose ingestion died ends FAILED, not PROCESSING.
-        end_interrupted(tenant, deps, busy=intake.busy())
-        return [document_view(record) for record in deps.documents.list(tenant)]
+        records = deps.documents.list(tenant)
+        ended = end_interrupted(tenant, deps, busy=intake.busy(), records=records)
+        current = {record.doc_id: record for record in [*records, *ended]}
+        return [document_view(record) for record in current.values()]
 
     @router.get("/v1/documents/<doc_id>", responses=ok("the document's record"))
     def get_document(doc_id: str) -> DocumentRecord:

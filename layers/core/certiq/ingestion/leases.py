@@ -10,7 +10,7 @@ under the same id.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import timedelta
 
 from certiq.deps import Deps
@@ -28,16 +28,23 @@ def interrupted_reason(doc_id: str) -> str:
     )
 
 
-def end_interrupted(tenant: str, deps: Deps, *, busy: Collection[str] = ()) -> list[DocumentRecord]:
+def end_interrupted(
+    tenant: str,
+    deps: Deps,
+    *,
+    busy: Collection[str] = (),
+    records: Sequence[DocumentRecord] | None = None,
+) -> list[DocumentRecord]:
     """Ends FAILED every document of the tenant whose lease ran out; returns them.
 
     ``busy`` names documents this process is still working on or has queued (a queue may hold a
-    record untouched for longer than the lease), which are left alone.
+    record untouched for longer than the lease), which are left alone. ``records``: the
+    tenant's records when the caller has just listed them (read again otherwise).
     """
     now = deps.clock.now()
     cutoff = now - timedelta(seconds=deps.settings.ingestion.lease_seconds)
     ended = []
-    for record in deps.documents.list(tenant):
+    for record in deps.documents.list(tenant) if records is None else records:
         if record.status in UNFINISHED and record.doc_id not in busy and record.updated_at < cutoff:
             failed = record.model_copy(
                 update={

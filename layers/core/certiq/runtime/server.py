@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import json
 import re
 import signal
 import threading
@@ -32,9 +31,11 @@ from waitress.server import TcpWSGIServer, create_server
 from waitress.wasyncore import loop
 
 from certiq.api.intake import DocumentIntake
+from certiq.api.responses import JSON
 from certiq.api.routes import create_app
 from certiq.deps import Deps
 from certiq.ingestion.leases import end_interrupted
+from certiq.models import ApiError
 from certiq.ports import Orchestrator
 
 # Browsers open six connections per host and the page polls, uploads and fetches page images at
@@ -170,8 +171,9 @@ def _headers(environ: dict[str, Any]) -> dict[str, str]:
 
 
 def _json(status: int, message: str) -> tuple[int, dict[str, str], bytes]:
-    body = json.dumps({"statusCode": status, "message": message}).encode()
-    return status, {"Content-Type": "application/json"}, body
+    """The API's own error body (certiq.models.ApiError), for what fails before the router."""
+    body = ApiError(statusCode=status, message=message).model_dump_json(exclude_none=True)
+    return status, {"Content-Type": JSON}, body.encode()
 
 
 class ApiServer:
