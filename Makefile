@@ -6,8 +6,12 @@ STAMP := $(VENV)/.installed
 DEMO_HOME ?= $(CURDIR)/.demo
 # The browser tests drive Debian's Chromium through the playwright package (no browser download).
 CHROMIUM := /usr/bin/chromium
+# Scanned pages are read by Debian's Tesseract, with the language data the settings name
+# (CERTIQ_OCR__LANGUAGES; English by default, French for the demo's translated questions).
+TESSERACT := /usr/bin/tesseract
+TESSERACT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra
 
-.PHONY: demo test unit contract pipeline infra browser chromium lint typecheck bench schemas clean train-verifier report
+.PHONY: demo test unit contract pipeline infra browser chromium tesseract lint typecheck bench schemas clean train-verifier report
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,7 +23,7 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-demo: $(STAMP)
+demo: $(STAMP) $(TESSERACT)
 	rm -rf $(DEMO_HOME)
 	CERTIQ_HOME=$(DEMO_HOME) $(BIN)/python scripts/make_sample_pdfs.py $(DEMO_HOME)/samples
 	CERTIQ_HOME=$(DEMO_HOME) $(BIN)/certiq ingest $(DEMO_HOME)/samples
@@ -39,10 +43,22 @@ $(CHROMIUM):
 
 chromium: $(CHROMIUM)
 
-test: lint typecheck $(STAMP) $(CHROMIUM)
+# The same way: without it, scanned pages are skipped with a reason naming these packages.
+$(TESSERACT):
+	@if ! command -v apt-get >/dev/null; then \
+	  echo "no apt-get: install Tesseract ($(TESSERACT_PACKAGES)) to read scanned pages"; \
+	else \
+	  if [ "$$(id -u)" = 0 ]; then sudo=; else sudo="sudo -n"; fi; \
+	  ($$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $(TESSERACT_PACKAGES) >/dev/null) \
+	    || echo "Tesseract could not be installed: scanned pages will be skipped, and their tests too"; \
+	fi
+
+tesseract: $(TESSERACT)
+
+test: lint typecheck $(STAMP) $(CHROMIUM) $(TESSERACT)
 	$(BIN)/python -m pytest -q
 
-unit contract pipeline infra: $(STAMP)
+unit contract pipeline infra: $(STAMP) $(TESSERACT)
 	$(BIN)/python -m pytest -q tests/$@
 
 browser: $(STAMP) $(CHROMIUM)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import sys
 from collections.abc import Callable, Iterator, Sequence
 
@@ -27,6 +28,12 @@ from tests.provider_fakes import serve as serve_provider
 MakePdf = Callable[[Sequence[Sequence[str]]], bytes]
 
 REAL_EMBEDDER_MARK = "real_embedder"
+
+# Scanned pages are read by Debian's Tesseract, which `make test` installs (as Chromium).
+needs_tesseract = pytest.mark.skipif(
+    shutil.which("tesseract") is None,
+    reason="Tesseract is not installed (`make test` installs it with apt-get; here it could not)",
+)
 
 
 # A test's layer is its folder: how much of the system is real (README, "Tests").

@@ -6,10 +6,12 @@ import hashlib
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from certiq.ingestion.pdf import ParsedDocument
 from certiq.models import (
     Box,
     Certificate,
@@ -389,3 +391,59 @@ class DenyingModel:
                 DraftSentence(text=DENIAL, citation_ids=[best.span_id]),
             ]
         )
+
+
+def textract_blocks(parsed: ParsedDocument, confidence: float = 99.1) -> list[dict[str, Any]]:
+    """What Textract's text detection returns for a document whose words are those of `parsed`
+    (a text-layer parse with words=True): PAGE, LINE and WORD blocks, boxes as page fractions.
+
+    moto's Textract returns whatever blocks a test gives it; these are shaped as the real API's.
+    """
+    blocks: list[dict[str, Any]] = []
+
+    def geometry(box: Box) -> dict[str, Any]:
+        return {
+            "BoundingBox": {
+                "Left": box.x0 / box.page_width,
+                "Top": box.y0 / box.page_height,
+                "Width": (box.x1 - box.x0) / box.page_width,
+                "Height": (box.y1 - box.y0) / box.page_height,
+            }
+        }
+
+    for page in parsed.pages:
+        line_ids: list[str] = []
+        page_block: dict[str, Any] = {"BlockType": "PAGE", "Id": f"p{page.number}"}
+        page_block["Page"] = page.number
+        blocks.append(page_block)
+        for index, line in enumerate(page.lines):
+            ids = []
+            for number, word in enumerate(w for w in page.words if w.line == index):
+                word_id = f"w{page.number}.{index}.{number}"
+                ids.append(word_id)
+                blocks.append(
+                    {
+                        "BlockType": "WORD",
+                        "Id": word_id,
+                        "Page": page.number,
+                        "Text": word.text,
+                        "TextType": "PRINTED",
+                        "Confidence": confidence,
+                        "Geometry": geometry(word.box),
+                    }
+                )
+            line_id = f"l{page.number}.{index}"
+            line_ids.append(line_id)
+            blocks.append(
+                {
+                    "BlockType": "LINE",
+                    "Id": line_id,
+                    "Page": page.number,
+                    "Text": page.text[line.start : line.end],
+                    "Confidence": confidence,
+                    "Geometry": geometry(line.box),
+                    "Relationships": [{"Type": "CHILD", "Ids": ids}],
+                }
+            )
+        page_block["Relationships"] = [{"Type": "CHILD", "Ids": line_ids}]
+    return blocks

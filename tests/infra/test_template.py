@@ -50,6 +50,10 @@ LOG_DELIVERY_ACTIONS = {
     "logs:DescribeResourcePolicies",
     "logs:DescribeLogGroups",
 }
+# Textract's text detection has no resource types either: the object it reads is checked
+# against the caller's S3 permissions instead.
+TEXTRACT_ACTIONS = {"textract:StartDocumentTextDetection", "textract:GetDocumentTextDetection"}
+UNSCOPED_ACTIONS = LOG_DELIVERY_ACTIONS | TEXTRACT_ACTIONS
 # What SAM itself attaches (basic execution role, X-Ray for Tracing: Active / Enabled).
 ALLOWED_MANAGED_POLICIES = {
     "arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole",
@@ -367,10 +371,22 @@ def test_no_iam_statement_grants_every_action_or_every_resource(
                 offences.append(f"{where}: NotAction/NotResource")
             if any(isinstance(a, str) and (a == "*" or a.endswith(":*")) for a in actions):
                 offences.append(f"{where}: wildcard action {actions}")
-            # AND "*" as a resource only for the log-delivery actions AWS documents that way
-            if "*" in resources and not set(actions) <= LOG_DELIVERY_ACTIONS:
+            # AND "*" as a resource only for the actions AWS documents that way
+            if "*" in resources and not set(actions) <= UNSCOPED_ACTIONS:
                 offences.append(f"{where}: Resource '*' for {actions}")
     assert offences == []
+
+
+def test_only_the_ingest_function_may_run_text_detection(transformed: dict[str, Any]) -> None:
+    # GIVEN every IAM statement naming a Textract action
+    grants: dict[str, set[str]] = {}
+    for where, document in policy_documents(transformed["Resources"]):
+        for statement in as_list(document["Statement"]):
+            actions = {a for a in as_list(statement.get("Action", [])) if a.startswith("textract:")}
+            if actions:
+                grants.setdefault(where.split("/")[0], set()).update(actions)
+    # THEN the ingest function's role alone has them, and only text detection's two actions
+    assert grants == {"IngestFunctionRole": TEXTRACT_ACTIONS}
 
 
 def test_roles_carry_only_the_managed_policies_sam_attaches(transformed: dict[str, Any]) -> None:

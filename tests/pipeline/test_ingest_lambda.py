@@ -30,22 +30,26 @@ from urllib.parse import quote_plus
 import boto3
 import pytest
 from moto import mock_aws
+from moto.textract.models import TextractBackend
 
 from certiq.adapters.aws.dynamodb_stores import DynamoDocumentStore
 from certiq.adapters.aws.idempotency import dynamodb_idempotency_store
 from certiq.adapters.aws.s3_blobs import S3BlobStore
 from certiq.adapters.aws.tables import create_table_args
+from certiq.adapters.aws.textract_ocr import TextractOcr
 from certiq.bootstrap import build_deps
 from certiq.config import EmbeddingSettings, Settings
 from certiq.deps import Deps
+from certiq.evaluation.scans import scanned_copy
 from certiq.ingestion import s3_events
 from certiq.ingestion.identity import doc_id_for
+from certiq.ingestion.pdf import parse_pdf
 from certiq.lazy import built
 from certiq.models import Chunk, DocumentRecord, DocumentStatus, SearchHit
 from certiq.ports import DocumentStore, SearchIndex
 from certiq.runtime.s3_ingest import S3IngestHandler
 from tests.conftest import build_pdf
-from tests.fakes import DelegatingIndex
+from tests.fakes import DelegatingIndex, textract_blocks
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -666,6 +670,58 @@ def test_a_broken_pdf_ends_failed_and_stays_in_the_bucket(world: World, corrupt_
     assert world.chunks() == 0
     body = world.s3.get_object(Bucket=BUCKET, Key="policies/cut-short.pdf")["Body"].read()
     assert body == corrupt_pdf
+
+
+class RecordingTextract:
+    """moto's Textract client, recording the documents text detection was started on."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.started: list[dict[str, Any]] = []
+
+    def start_document_text_detection(self, **arguments: Any) -> Any:
+        self.started.append(arguments["DocumentLocation"]["S3Object"])
+        return self.client.start_document_text_detection(**arguments)
+
+    def get_document_text_detection(self, **arguments: Any) -> Any:
+        return self.client.get_document_text_detection(**arguments)
+
+
+def test_a_scanned_upload_is_read_by_textract_from_its_s3_version(
+    world: World, boto_session: boto3.session.Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GIVEN a scan (no text layer) uploaded, and Textract answering with the words on it
+    original = build_pdf(POLICY[:2])
+    scan = scanned_copy(original, seed=5)
+    monkeypatch.setattr(TextractBackend, "BLOCKS", textract_blocks(parse_pdf(original, words=True)))
+    monkeypatch.setattr(TextractBackend, "JOB_STATUS", "SUCCEEDED")
+    textract = RecordingTextract(boto_session.client("textract"))
+    world.deps = dataclasses.replace(world.deps, ocr=TextractOcr(textract, poll_seconds=0))  # type: ignore[arg-type]
+    event = world.upload("policies/scanned.pdf", scan)
+
+    # WHEN the ingest function handles its event
+    world.handler()(event, LambdaContext())
+
+    # THEN one Textract job read exactly the uploaded version of the object
+    version = event["Records"][0]["s3"]["object"]["versionId"]
+    assert textract.started == [
+        {"Bucket": BUCKET, "Name": "policies/scanned.pdf", "Version": version}
+    ]
+    # AND the document is INDEXED with both pages read by OCR, confidence and engine recorded
+    record = world.record("policies/scanned.pdf")
+    assert record is not None and record.status is DocumentStatus.INDEXED, record
+    assert [(p.page, p.engine, p.confidence) for p in record.ocr_pages] == [
+        (1, "textract", 0.991),
+        (2, "textract", 0.991),
+    ]
+    # AND the words are searchable, their chunks marked as read by OCR, boxes on the words
+    (hit,) = world.deps.index.search(TENANT, "invoices tax law", 1)
+    assert hit.chunk.ocr_confidence == 0.991
+    sentence = next(s for s in hit.chunk.sentences if s.text == POLICY[1][0])
+    (printed,) = [s for s in parse_pdf(original).pages[1].sentences if s.text == POLICY[1][0]]
+    assert [(b.page, b.x0, b.y1) for b in sentence.boxes] == [
+        (2, b.x0, b.y1) for b in printed.boxes
+    ]
 
 
 class FailingOnce(DelegatingIndex):

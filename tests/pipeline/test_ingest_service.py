@@ -27,7 +27,7 @@ from certiq.ingestion.service import Upload, ingest, remove
 from certiq.ingestion.text_quality import garbage_reason
 from certiq.models import Chunk, DocumentStatus
 from certiq.ports import SearchIndex
-from tests.conftest import break_page, build_pdf
+from tests.conftest import break_page, build_pdf, needs_tesseract
 from tests.fakes import DelegatingIndex
 
 TENANT = "default"
@@ -240,7 +240,8 @@ def bad_inputs(
         "notes.pdf": (b"Minutes of the meeting, not a PDF at all.\n" * 50, "not a readable PDF: "),
         "image.pdf": (b"\x89PNG\r\n\x1a\n" + bytes(200), "not a readable PDF: "),
         "locked.pdf": (encrypted_pdf_bytes, "encrypted: a password is required"),
-        "scan.pdf": (image_only_pdf_bytes, "no text layer: the PDF holds only images"),
+        # Read by OCR when Tesseract is installed, which finds nothing in a grey rectangle.
+        "scan.pdf": (image_only_pdf_bytes, "no text"),
         "huge-page.pdf": (huge_page_pdf(), "INDEXED"),
         "dense-page.pdf": (dense_page_pdf(), "INDEXED"),
     }
@@ -294,12 +295,24 @@ def test_every_bad_input_ends_failed_with_its_reason_and_the_original_kept(
     )
 
 
-def test_an_image_only_pdf_says_there_is_no_text_layer_and_no_ocr(
+@needs_tesseract
+def test_a_picture_without_words_ends_failed_as_no_text_even_by_ocr(
     tmp_path: Path, image_only_pdf_bytes: bytes
 ) -> None:
     record = ingest(upload(image_only_pdf_bytes, "scan.pdf"), local_deps(tmp_path))
     assert record.status is DocumentStatus.FAILED
-    assert record.reason == "no text layer: the PDF holds only images; OCR is not configured"
+    assert record.reason == "no text found, even by OCR"
+
+
+def test_an_image_only_pdf_with_ocr_off_says_so(
+    tmp_path: Path, image_only_pdf_bytes: bytes
+) -> None:
+    deps = dataclasses.replace(local_deps(tmp_path), ocr=None)
+    record = ingest(upload(image_only_pdf_bytes, "scan.pdf"), deps)
+    assert record.status is DocumentStatus.FAILED
+    assert record.reason == (
+        "no text layer: the page is an image, and OCR is off (CERTIQ_OCR__ENGINE=none)"
+    )
 
 
 def test_a_huge_page_keeps_its_boxes_on_the_page(tmp_path: Path) -> None:

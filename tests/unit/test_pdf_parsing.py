@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,8 +12,9 @@ import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from certiq.adapters.local.tesseract_ocr import TesseractOcr
 from certiq.errors import IngestionError
-from certiq.ingestion.pdf import ParsedDocument, ParsedPage, Word, parse_pdf
+from certiq.ingestion.pdf import PageOcr, ParsedDocument, ParsedPage, Word, parse_pdf
 from certiq.models import Box
 from tests.conftest import MakePdf
 
@@ -344,16 +346,19 @@ def test_truncated_pdf_is_refused(corrupt_pdf: bytes) -> None:
         parse_pdf(corrupt_pdf)
 
 
-def test_image_only_pdf_has_no_text_layer(image_only_pdf: bytes) -> None:
+def test_image_only_pdf_read_without_ocr_says_ocr_is_off(image_only_pdf: bytes) -> None:
     with pytest.raises(IngestionError) as raised:
         parse_pdf(image_only_pdf)
-    assert str(raised.value) == "no text layer: the PDF holds only images; OCR is not configured"
+    assert str(raised.value) == (
+        "no text layer: the page is an image, and OCR is off (CERTIQ_OCR__ENGINE=none)"
+    )
 
 
-def test_blank_pdf_has_no_text_layer() -> None:
+def test_blank_pdf_has_no_text() -> None:
     data = draw_pdf(lambda c: c.rect(72, 72, 100, 100))
-    with pytest.raises(IngestionError, match=r"^no text layer: "):
+    with pytest.raises(IngestionError) as raised:
         parse_pdf(data)
+    assert str(raised.value) == "no text: the PDF's pages hold neither text nor images"
 
 
 def test_pdf_with_zero_pages_is_refused() -> None:
@@ -376,16 +381,21 @@ def test_shared_pdfs_parse_or_fail_with_a_reason(path: Path) -> None:
     # GIVEN a PDF from the wild
     data = path.read_bytes()
 
-    # WHEN parsed
+    # WHEN parsed, with OCR where Tesseract is installed
+    tesseract = shutil.which("tesseract") is not None
+    ocr = PageOcr(TesseractOcr(["eng"])) if tesseract else None
     try:
-        document = parse_pdf(data, words=True)
+        document = parse_pdf(data, words=True, ocr=ocr)
     except IngestionError as error:
         # THEN a failure is one a user can act on, and the known unreadable files say why
         reason = str(error)
         if "password" in path.name:
             assert reason.startswith("encrypted:")
-        elif "imagemagick" in path.name:
-            assert reason.startswith("no text layer:")
+        elif "imagemagick" in path.name:  # six 16-pixel pictures: nothing to read
+            if tesseract:
+                assert reason == "no text found, even by OCR"
+            else:
+                assert reason.startswith("no text layer:")
         else:
             assert reason.split(":")[0] in {"encrypted", "not a readable PDF", "no text layer"}
         return

@@ -23,6 +23,7 @@ from certiq.ports import (
     Embedder,
     LanguageDetector,
     NameFinder,
+    OcrEngine,
     Orchestrator,
     QueryRewriter,
     SearchIndex,
@@ -125,8 +126,38 @@ def _local_deps(settings: Settings) -> Deps:
         embedder=embedder,
         answers=SqliteVerifiedAnswerStore(db) if settings.reuse.enabled else None,
         rewriter=build_rewriter(settings),
+        ocr=build_ocr(settings),
         **guard_adapters(settings),
     )
+
+
+def build_ocr(settings: Settings) -> OcrEngine | None:
+    """The OCR engine settings.ocr names; auto: Tesseract locally, Textract in runtime aws.
+
+    Nothing is checked here: a missing Tesseract is the reason on each page it could not read.
+    """
+    ocr = settings.ocr
+    engine = ocr.engine
+    if engine == "none":
+        return None
+    if engine == "textract" or (engine == "auto" and settings.runtime == "aws"):
+        import boto3
+        from botocore.config import Config
+
+        from certiq.adapters.aws.textract_ocr import TextractOcr
+
+        region = settings.aws.region
+        return lazy(
+            lambda: TextractOcr(
+                boto3.client(
+                    "textract", region_name=region, config=Config(retries={"mode": "standard"})
+                ),
+                max_wait_seconds=ocr.textract_max_wait_seconds,
+            )
+        )
+    from certiq.adapters.local.tesseract_ocr import TesseractOcr
+
+    return TesseractOcr(ocr.languages, dpi=ocr.dpi)
 
 
 class GuardAdapters(TypedDict):
@@ -371,6 +402,7 @@ def _aws_deps(settings: Settings) -> Deps:
             else None
         ),
         rewriter=build_rewriter(settings),
+        ocr=build_ocr(settings),
         **guard_adapters(settings),
     )
 

@@ -121,6 +121,41 @@ class IngestionSettings(Group):
     )
 
 
+class OcrSettings(Group):
+    """OCR of pages without a usable text layer (scans, fonts without a character map)."""
+
+    engine: Literal["auto", "tesseract", "textract", "none"] = Field(
+        default="auto",
+        description="auto: Tesseract locally, Amazon Textract in runtime aws; none: such pages"
+        " are skipped with a reason",
+    )
+    languages: list[str] = Field(
+        default=["eng"],
+        min_length=1,
+        description="Tesseract languages to read with (eng, fra, deu: tesseract-ocr-<language>)",
+    )
+    dpi: int = Field(default=300, ge=72, le=600, description="resolution pages are rendered at")
+    min_word_confidence: float = Field(
+        default=0.4, ge=0, le=1, description="words read with less confidence are left out"
+    )
+    min_page_confidence: float = Field(
+        default=0.6,
+        ge=0,
+        le=1,
+        description="a page whose words average less is taken as having no text (a photograph,"
+        " a drawing: what OCR reads there is noise)",
+    )
+    min_image_share: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="a page with almost no text whose images cover this share of it is a scan",
+    )
+    textract_max_wait_seconds: int = Field(
+        default=600, ge=10, description="how long a Textract job may take before pages are skipped"
+    )
+
+
 class RetrievalSettings(Group):
     """Hybrid retrieval (BM25 + dense k-NN fused by reciprocal rank fusion) and span selection."""
 
@@ -428,6 +463,7 @@ class Settings(BaseSettings):
     urls: UrlCheckSettings = UrlCheckSettings()
     chunking: ChunkingSettings = ChunkingSettings()
     ingestion: IngestionSettings = IngestionSettings()
+    ocr: OcrSettings = OcrSettings()
     retrieval: RetrievalSettings = RetrievalSettings()
     answer: AnswerSettings = AnswerSettings()
     reuse: ReuseSettings = ReuseSettings()

@@ -17,6 +17,7 @@ from certiq.ports import (
     LanguageDetector,
     MetricsSink,
     NameFinder,
+    OcrEngine,
     QueryRewriter,
     QuestionStore,
     SearchIndex,
@@ -50,3 +51,4 @@ class Deps:
     answers: VerifiedAnswerStore | None = None  # None: no verified answer is reused or kept
     rewriter: QueryRewriter | None = None  # None: follow-ups are rewritten by rules alone
     archive: CertificateArchive | None = None  # None: the store alone keeps certificates (local)
+    ocr: OcrEngine | None = None  # None: pages without a text layer are skipped, saying so

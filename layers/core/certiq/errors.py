@@ -53,3 +53,8 @@ class ProviderError(CertiqError):
 
 class StaleEvent(CertiqError):
     """A write for an event that is not later than the one already applied (S3 sequencer)."""
+
+
+class OcrUnavailable(CertiqError):
+    """The OCR engine cannot read a page (not installed, its language data missing, the job
+    failed); the message is the reason recorded for the page."""

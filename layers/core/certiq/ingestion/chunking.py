@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from certiq.config import ChunkingSettings
 from certiq.ingestion.construct import constructor
 from certiq.ingestion.gc_pause import gc_paused
-from certiq.ingestion.pdf import ParsedDocument, ParsedPage, open_pdf
+from certiq.ingestion.pdf import PageOcr, ParsedDocument, ParsedPage, open_pdf
 from certiq.models import Box, Chunk, Sentence, SourceRef
 
 __all__ = ["ChunkBatch", "Chunker", "PageSentence", "chunk_document", "chunk_pdf", "page_sentences"]
@@ -73,9 +73,14 @@ class Chunker:
         self._current: list[_Pending] = []  # (text, page, boxes) of the chunk being filled
         self._length = 0  # len(" ".join(current))
         self._fresh = 0  # sentences of `current` not repeated from the previous chunk
+        self._ocr: dict[int, float] = {}  # pages read by OCR, and their confidence
 
     def add(self, pages: Iterable[ParsedPage]) -> list[Chunk]:
         """Take the next pages; returns the chunks they completed."""
+        pages = list(pages)
+        self._ocr.update(
+            (page.number, page.ocr_confidence) for page in pages if page.ocr_confidence is not None
+        )
         return self.add_sentences(
             (span.text, page.number, span.boxes) for page in pages for span in page.sentences
         )
@@ -109,8 +114,15 @@ class Chunker:
         return [chunk]
 
     def _emit(self, sentences: Sequence[_Pending]) -> Chunk:
+        confidences = [self._ocr[page] for page in {s[1] for s in sentences} if page in self._ocr]
         chunk = _chunk(
-            sentences, self.count, self.doc_id, self.tenant, self.source, self.collection
+            sentences,
+            self.count,
+            self.doc_id,
+            self.tenant,
+            self.source,
+            self.collection,
+            min(confidences) if confidences else None,
         )
         self.count += 1
         return chunk
@@ -137,6 +149,8 @@ class ChunkBatch:
     chunks: list[Chunk]
     # On the last batch: pages that could not be loaded and why (1-based); the rest were read.
     skipped: dict[int, str] = field(default_factory=dict)
+    # On the last batch: pages read by OCR, and their confidence.
+    ocr_pages: dict[int, float] = field(default_factory=dict)
 
 
 def chunk_pdf(
@@ -147,18 +161,19 @@ def chunk_pdf(
     source: SourceRef,
     settings: ChunkingSettings,
     collection: str | None = None,
+    ocr: PageOcr | None = None,
 ) -> Generator[ChunkBatch, None, None]:
     """Parse and chunk PDF bytes as ingestion does, handing on chunks every page_batch pages.
 
     Each page is chunked as soon as it is parsed and then dropped, so memory stays bounded by
     one batch's chunks whatever the length of the document. Raises IngestionError (see
     parse_pdf) when the bytes cannot be read. The chunks are exactly those of
-    chunk_document(parse_pdf(data, max_sentence_chars=settings.target_chars)).
+    chunk_document(parse_pdf(data, max_sentence_chars=settings.target_chars, ocr=ocr)).
     """
     chunker = Chunker(
         doc_id=doc_id, tenant=tenant, source=source, settings=settings, collection=collection
     )
-    with open_pdf(data) as pdf:
+    with open_pdf(data, ocr) as pdf:
         furniture = pdf.furniture()
         for first in range(1, pdf.page_count + 1, settings.page_batch):
             numbers = range(first, min(first + settings.page_batch, pdf.page_count + 1))
@@ -172,8 +187,8 @@ def chunk_pdf(
                     chunks += chunker.add(pages)
             yield ChunkBatch(len(numbers), chunks)
         pdf.require_text()
-        skipped = dict(pdf.skipped)
-    yield ChunkBatch(0, chunker.finish(), skipped)
+        skipped, ocr_pages = dict(pdf.skipped), dict(pdf.ocr_pages)
+    yield ChunkBatch(0, chunker.finish(), skipped, ocr_pages)
 
 
 def _chunk(
@@ -183,6 +198,7 @@ def _chunk(
     tenant: str,
     source: SourceRef,
     collection: str | None,
+    ocr_confidence: float | None = None,
 ) -> Chunk:
     # Built without validation (see certiq.ingestion.construct): every field is typed by
     # construction, and validating a few hundred nested boxes per page costs more than pdfium
@@ -210,6 +226,7 @@ def _chunk(
             "page_start": min(pages),
             "page_end": max(pages),
             "collection": collection,
+            "ocr_confidence": ocr_confidence,
             "embedding": None,
         },
     )

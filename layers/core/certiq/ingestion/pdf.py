@@ -26,7 +26,7 @@ from typing import Any
 import pypdfium2  # noqa: F401  (importing it initialises the pdfium library)
 import pypdfium2.raw as pdfium_c
 
-from certiq.errors import IngestionError
+from certiq.errors import IngestionError, OcrUnavailable
 from certiq.ingestion.furniture import (
     Furniture,
     PageSample,
@@ -34,12 +34,15 @@ from certiq.ingestion.furniture import (
     sample_numbers,
 )
 from certiq.ingestion.gc_pause import gc_paused
+from certiq.ingestion.ocr_page import page_from_words
 from certiq.ingestion.pdf_lines import Line, ParsedPage, SentenceSpan, Word
 from certiq.ingestion.pdf_page import PageUnreadable, _PageReader
 from certiq.ingestion.text_quality import garbage_reason
+from certiq.ports import OcrEngine, OcrRequest
 
 __all__ = [
     "Line",
+    "PageOcr",
     "ParsedDocument",
     "ParsedPage",
     "PdfFile",
@@ -50,9 +53,28 @@ __all__ = [
     "parse_pdf",
 ]
 
-NO_TEXT_IMAGES = "no text layer: the PDF holds only images; OCR is not configured"
+NO_TEXT = "no text: the PDF's pages hold neither text nor images"
 
-NO_TEXT = "no text layer: the PDF holds no text; OCR is not configured"
+NO_TEXT_FOUND = "no text found, even by OCR"
+
+OCR_OFF = "no text layer: the page is an image, and OCR is off (CERTIQ_OCR__ENGINE=none)"
+
+# A page with less text than this whose images cover most of it is a scan (a stamp or a Bates
+# number may be all its text layer holds).
+SCAN_MAX_TEXT_CHARS = 50
+
+
+@dataclass(frozen=True)
+class PageOcr:
+    """How pages without a usable text layer are read: the engine (None: OCR is off), and where
+    the document is stored, for an engine that reads it there."""
+
+    engine: OcrEngine | None
+    min_word_confidence: float = 0.4
+    min_page_confidence: float = 0.6
+    min_image_share: float = 0.5
+    uri: str | None = None
+    version: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,9 +108,11 @@ _LOAD_ERRORS = {
 class PdfFile:
     """An open PDF (see open_pdf): its page count, samples of its lines, and parsed pages."""
 
-    def __init__(self, raw: Any, data: bytes) -> None:
+    def __init__(self, raw: Any, data: bytes, ocr: PageOcr | None = None) -> None:
         self._raw = raw
         self._data = data  # pdfium reads from these bytes while the document is open
+        self.ocr = ocr
+        self.ocr_pages: dict[int, float] = {}  # pages read by OCR: their confidence (1-based)
         self.page_count = int(pdfium_c.FPDF_GetPageCount(raw))
         self.has_text = False  # a parsed page had visible text (headers and footers count)
         # Pages pdfium cannot load, with why: left out, the others still read (1-based).
@@ -119,7 +143,11 @@ class PdfFile:
         max_sentence_chars: int | None = None,
         words: bool = False,
     ) -> tuple[ParsedPage, ...]:
-        """Parse the given pages (1-based) and close them."""
+        """Parse the given pages (1-based) and close them.
+
+        A page without a usable text layer (none, or garbage) is read by OCR; a page that still
+        has no text is left out, with why, in `skipped`.
+        """
         drop = furniture if furniture is not None and furniture.lines else None
         parsed = []
         for number in numbers:
@@ -129,16 +157,73 @@ class PdfFile:
             try:
                 page = reader.parse(drop, max_sentence_chars, words)
                 garbage = garbage_reason(page.text)
-                if garbage is not None:
-                    # Never indexed silently: left out, with the reason, as an unreadable page.
-                    self.skipped[number] = garbage
-                    continue
-                self.has_text = self.has_text or bool(reader.lines)
+                if garbage is not None or self._scanned(reader, page):
+                    read, why = self._ocr_page(reader, drop, max_sentence_chars, words)
+                    # OCR replaces a garbage text layer, and a stamp on a scan when it reads more.
+                    if read is not None and (
+                        garbage is not None or len(read.text) > len(page.text)
+                    ):
+                        page = read
+                    elif garbage is not None:
+                        # Never indexed silently: left out, with the reason.
+                        self.skipped[number] = f"{garbage}; {why}"
+                        continue
+                    elif not page.text:
+                        self.skipped[number] = why
+                        continue
+                self.has_text = self.has_text or bool(page.text)
                 parsed.append(page)
             finally:
                 reader.close()
                 del self._readers[number]
         return tuple(parsed)
+
+    def _scanned(self, reader: _PageReader, page: ParsedPage) -> bool:
+        """A page whose text is (almost) all in images: nothing but a stamp in its text layer."""
+        if len(page.text) >= SCAN_MAX_TEXT_CHARS:
+            return False
+        share = reader.image_share()
+        if not page.text:
+            return share > 0
+        return self.ocr is not None and share >= self.ocr.min_image_share
+
+    def _ocr_page(
+        self,
+        reader: _PageReader,
+        furniture: Furniture | None,
+        max_sentence_chars: int | None,
+        words: bool,
+    ) -> tuple[ParsedPage | None, str]:
+        """The page read by OCR, or None and why not."""
+        ocr = self.ocr
+        if ocr is None or ocr.engine is None:
+            return None, OCR_OFF
+        request = OcrRequest(
+            page=reader.number, render=reader.render_gray, uri=ocr.uri, version=ocr.version
+        )
+        try:
+            found = ocr.engine.read(request)
+        except OcrUnavailable as error:
+            return None, str(error)
+        page = page_from_words(
+            reader.number,
+            reader.width,
+            reader.height,
+            reader.rotation,
+            found,
+            min_confidence=ocr.min_word_confidence,
+            furniture=furniture,
+            max_sentence_chars=max_sentence_chars,
+            keep_words=words,
+        )
+        if (
+            page is None
+            or (page.ocr_confidence or 0.0) < ocr.min_page_confidence
+            or garbage_reason(page.text) is not None
+        ):
+            return None, NO_TEXT_FOUND
+        self.ocr_pages[reader.number] = page.ocr_confidence or 0.0
+        return page, ""
 
     def _readable(self, number: int) -> _PageReader | None:
         """The page's reader, or None for a page that cannot be loaded (recorded in skipped)."""
@@ -152,7 +237,7 @@ class PdfFile:
 
     def require_text(self) -> None:
         """Raises IngestionError when nothing was read: no page could be loaded, or no page has
-        a text layer (a scan)."""
+        text, even by OCR."""
         if self.has_text:
             return
         unsupported = unsupported_filter(self._data)
@@ -162,23 +247,11 @@ class PdfFile:
             reasons = sorted(set(self.skipped.values()))
             if reasons == ["cannot be loaded"]:
                 raise IngestionError("not a readable PDF: no page can be loaded")
-            raise IngestionError(f"no readable page: page 1 {self.skipped.get(1, reasons[0])}")
-        raise IngestionError(self.no_text_reason())
-
-    def no_text_reason(self) -> str:
-        """Why no page has text: only images (a scan) or nothing at all."""
-        for index in range(self.page_count):
-            page = pdfium_c.FPDF_LoadPage(self._raw, index)
-            if not page:
-                continue
-            try:
-                for k in range(pdfium_c.FPDFPage_CountObjects(page)):
-                    kind = pdfium_c.FPDFPageObj_GetType(pdfium_c.FPDFPage_GetObject(page, k))
-                    if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
-                        return NO_TEXT_IMAGES
-            finally:
-                pdfium_c.FPDF_ClosePage(page)
-        return NO_TEXT
+            first = self.skipped.get(1, reasons[0])
+            if len(reasons) == 1 and first.startswith("no text"):
+                raise IngestionError(first)  # the same for every page, and says it all
+            raise IngestionError(f"no readable page: page 1 {first}")
+        raise IngestionError(NO_TEXT)
 
     def close(self) -> None:
         for reader in self._readers.values():
@@ -207,8 +280,10 @@ def unsupported_filter(data: bytes) -> str | None:
 
 
 @contextmanager
-def open_pdf(data: bytes) -> Iterator[PdfFile]:
+def open_pdf(data: bytes, ocr: PageOcr | None = None) -> Iterator[PdfFile]:
     """Open PDF bytes; raises IngestionError when they are not a readable PDF or have no pages.
+
+    Without `ocr`, a page without a text layer is read as having no text (and so skipped).
 
     Holds the process's pdfium lock until the block ends.
     """
@@ -225,7 +300,7 @@ def open_pdf(data: bytes) -> Iterator[PdfFile]:
             if code == _SECURITY_ERROR:
                 raise IngestionError("encrypted: the PDF uses an unsupported security scheme")
             raise IngestionError(f"not a readable PDF: {_LOAD_ERRORS.get(code, 'unknown error')}")
-        pdf = PdfFile(raw, data)
+        pdf = PdfFile(raw, data, ocr)
         try:
             if pdf.page_count <= 0:
                 raise IngestionError(unsupported_filter(data) or _NO_PAGES)
@@ -242,6 +317,7 @@ def iter_page_batches(
     max_sentence_chars: int | None = None,
     furniture: bool = True,
     words: bool = False,
+    ocr: PageOcr | None = None,
 ) -> Generator[tuple[ParsedPage, ...], None, None]:
     """Parse a document `batch_pages` pages at a time, so no more are held at once.
 
@@ -251,7 +327,7 @@ def iter_page_batches(
     """
     if batch_pages < 1:
         raise ValueError("batch_pages must be at least 1")
-    with open_pdf(data) as pdf:
+    with open_pdf(data, ocr) as pdf:
         found = pdf.furniture() if furniture else None
         for first in range(1, pdf.page_count + 1, batch_pages):
             numbers = range(first, min(first + batch_pages, pdf.page_count + 1))
@@ -269,11 +345,12 @@ def parse_pdf(
     max_sentence_chars: int | None = None,
     furniture: bool = True,
     words: bool = False,
+    ocr: PageOcr | None = None,
 ) -> ParsedDocument:
     """Parse PDF bytes into pages of lines and sentences with boxes, in one pass.
 
     Raises IngestionError when the bytes are not a readable PDF, need a password, have no pages,
-    or hold no text layer (scanned images).
+    or have no page with text (scanned images are read by `ocr`, when given).
     """
     pages: list[ParsedPage] = []
     for batch in iter_page_batches(
@@ -282,6 +359,7 @@ def parse_pdf(
         max_sentence_chars=max_sentence_chars,
         furniture=furniture,
         words=words,
+        ocr=ocr,
     ):
         pages.extend(batch)
     return ParsedDocument(pages=tuple(pages))

@@ -63,6 +63,8 @@ class ParsedPage:
     line_spans: tuple[tuple[int, int, float, float, float, float], ...]
     sentences: tuple[SentenceSpan, ...]
     words: tuple[Word, ...] = ()  # only when parsed with words=True
+    # Read by OCR (the text layer was missing or garbage): the mean confidence of its words.
+    ocr_confidence: float | None = None
 
     @property
     def lines(self) -> tuple[Line, ...]:

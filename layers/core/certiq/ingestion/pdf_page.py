@@ -7,7 +7,7 @@ import bisect
 import ctypes
 import math
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pypdfium2  # noqa: F401  (importing it initialises the pdfium library)
 import pypdfium2.raw as pdfium_c
@@ -38,6 +38,13 @@ from certiq.ingestion.pdf_lines import (
 )
 from certiq.ingestion.sentences import sentence_spans
 from certiq.models import Box
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+# 40 megapixels: an A4 page at 300 dpi is 8.7, A3 17, A0 140.
+_MAX_RENDER_PIXELS = 40_000_000
 
 
 class PageUnreadable(IngestionError):
@@ -289,6 +296,62 @@ class _PageReader:
                     line.size = line.ry1 - line.ry0
             elif line.size <= 0:
                 line.size = line.y1 - line.y0
+
+    # -- images -----------------------------------------------------------------------------
+
+    def image_share(self) -> float:
+        """The share of the page's area that images cover (0..1): near 1 on a scanned page."""
+        area = self.width * self.height
+        if area <= 0:
+            return 0.0
+        covered = 0.0
+        objects = [
+            pdfium_c.FPDFPage_GetObject(self._page, k)
+            for k in range(pdfium_c.FPDFPage_CountObjects(self._page))
+        ]
+        left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+        while objects:
+            obj = objects.pop()
+            kind = pdfium_c.FPDFPageObj_GetType(obj)
+            if kind == pdfium_c.FPDF_PAGEOBJ_FORM:  # scanners often wrap the image in a form
+                objects.extend(
+                    pdfium_c.FPDFFormObj_GetObject(obj, k)
+                    for k in range(pdfium_c.FPDFFormObj_CountObjects(obj))
+                )
+            elif kind == pdfium_c.FPDF_PAGEOBJ_IMAGE and pdfium_c.FPDFPageObj_GetBounds(
+                obj, left, bottom, right, top
+            ):
+                covered += max(right.value - left.value, 0.0) * max(top.value - bottom.value, 0.0)
+        return min(covered / area, 1.0)
+
+    def render_gray(self, dpi: int) -> NDArray[np.uint8]:
+        """The page as displayed, rendered at `dpi` into 8-bit grayscale (for OCR).
+
+        The resolution is lowered for very large pages so that no image exceeds
+        _MAX_RENDER_PIXELS (a poster at 300 dpi would take gigabytes).
+        """
+        import numpy as np
+
+        scale = dpi / 72
+        pixels = self.width * self.height * scale * scale
+        if pixels > _MAX_RENDER_PIXELS:
+            scale *= math.sqrt(_MAX_RENDER_PIXELS / pixels)
+        width = max(1, round(self.width * scale))
+        height = max(1, round(self.height * scale))
+        bitmap = pdfium_c.FPDFBitmap_CreateEx(width, height, pdfium_c.FPDFBitmap_Gray, None, 0)
+        if not bitmap:
+            raise MemoryError(f"pdfium cannot allocate a {width}x{height} bitmap")
+        try:
+            pdfium_c.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xFFFFFFFF)
+            flags = pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_GRAYSCALE
+            pdfium_c.FPDF_RenderPageBitmap(bitmap, self._page, 0, 0, width, height, 0, flags)
+            stride = int(pdfium_c.FPDFBitmap_GetStride(bitmap))
+            buffer = ctypes.cast(
+                pdfium_c.FPDFBitmap_GetBuffer(bitmap), ctypes.POINTER(ctypes.c_uint8)
+            )
+            return np.ctypeslib.as_array(buffer, shape=(height, stride))[:, :width].copy()
+        finally:
+            pdfium_c.FPDFBitmap_Destroy(bitmap)
 
     def sample(self) -> PageSample:
         return PageSample(

@@ -21,7 +21,8 @@ from certiq.deps import Deps
 from certiq.errors import DuplicateContent, IngestionError
 from certiq.ingestion.chunking import chunk_pdf
 from certiq.ingestion.identity import document_ids
-from certiq.models import Chunk, DocumentRecord, DocumentStatus, SkippedPage, SourceRef
+from certiq.ingestion.pdf import PageOcr
+from certiq.models import Chunk, DocumentRecord, DocumentStatus, OcrPage, SkippedPage, SourceRef
 from certiq.ports import Embedder
 
 PDF_MIME = "application/pdf"
@@ -118,12 +119,22 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
             source=source,
             settings=deps.settings.chunking,
             collection=upload.collection,
+            ocr=PageOcr(
+                deps.ocr,
+                min_word_confidence=deps.settings.ocr.min_word_confidence,
+                min_page_confidence=deps.settings.ocr.min_page_confidence,
+                min_image_share=deps.settings.ocr.min_image_share,
+                uri=record.uri,
+                version=original_version(record),
+            ),
         )
         skipped: dict[int, str] = {}
+        ocr_pages: dict[int, float] = {}
         with closing(batches):
             for batch in batches:
                 pages += batch.pages
                 skipped |= batch.skipped
+                ocr_pages |= batch.ocr_pages
                 if batch.chunks:
                     if deps.embedder is not None:
                         embed_chunks(
@@ -171,7 +182,12 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
         update={
             "skipped_pages": [
                 SkippedPage(page=page, reason=reason) for page, reason in sorted(skipped.items())
-            ]
+            ],
+            "ocr_pages": [
+                OcrPage(page=page, confidence=confidence, engine=deps.ocr.name)
+                for page, confidence in sorted(ocr_pages.items())
+                if deps.ocr is not None
+            ],
         }
     )
     return _advance(

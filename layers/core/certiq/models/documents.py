@@ -63,6 +63,13 @@ class Chunk(Contract):
     collection: str | None = Field(
         default=None, description="a named subset of the tenant's chunks a question can target"
     )
+    ocr_confidence: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="read by OCR: the lowest confidence of the pages it comes from (None: all"
+        " from the PDF's text layer)",
+    )
     embedding: list[float] | None = Field(
         default=None,
         description=(
@@ -97,6 +104,14 @@ class SkippedPage(Contract):
     reason: str
 
 
+class OcrPage(Contract):
+    """A page whose text was read by OCR (it had no usable text layer)."""
+
+    page: int = Field(ge=1)
+    confidence: float = Field(ge=0, le=1, description="the mean confidence of its words")
+    engine: str = Field(description="what read it: tesseract or textract")
+
+
 class DocumentRecord(Contract):
     """One row of the documents table: what the API and `certiq documents` show."""
 
@@ -115,6 +130,9 @@ class DocumentRecord(Contract):
     skipped_pages: list[SkippedPage] = Field(
         default_factory=list,
         description="pages that could not be read (INDEXED with these left out), and why",
+    )
+    ocr_pages: list[OcrPage] = Field(
+        default_factory=list, description="pages read by OCR, and how confidently"
     )
     created_at: datetime
     updated_at: datetime = Field(
