@@ -156,3 +156,50 @@ def break_page(data: bytes, index: int) -> bytes:
     broken[target.start(1) - 2 : target.start(1)] = b"  "
     broken[target.end(1) : target.end(1) + 2] = b"  "
     return bytes(broken)
+
+
+def wrong_cmap_pdf(lines: Sequence[str], shift: int = 7) -> bytes:
+    """One page of Helvetica text whose font carries a wrong ToUnicode map: the page shows the
+    lines, its text layer gives every lower-case letter `shift` places on ("the" -> "aol").
+
+    Written by hand, object by object: reportlab never writes a map for the standard fonts.
+    """
+    content = "BT /F1 12 Tf 14 TL 72 720 Td " + " ".join(
+        "(" + line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ") '"
+        for line in lines
+    )
+    content += " ET"
+    pairs = "\n".join(
+        f"<{code:02X}> <{ord('a') + (code - ord('a') + shift) % 26:04X}>"
+        for code in range(ord("a"), ord("z") + 1)
+    )
+    cmap = (
+        "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+        "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
+        "/CMapName /Adobe-Identity-UCS def /CMapType 2 def\n"
+        "1 begincodespacerange <00> <FF> endcodespacerange\n"
+        f"26 beginbfchar\n{pairs}\nendbfchar\n"
+        "endcmap CMapName currentdict /CMap defineresource pop end end"
+    )
+    objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+        " /Resources << /Font << /F1 5 0 R >> >> >>",
+        f"<< /Length {len(content)} >>\nstream\n{content}\nendstream",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding"
+        " /ToUnicode 6 0 R >>",
+        f"<< /Length {len(cmap)} >>\nstream\n{cmap}\nendstream",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{body}\nendobj\n".encode("latin-1")
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += "".join(f"{offset:010d} 00000 n \n" for offset in offsets).encode()
+    out += (
+        f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    )
+    return bytes(out)

@@ -137,7 +137,7 @@ def test_a_missing_tesseract_names_the_packages_to_install(scan: bytes) -> None:
     with pytest.raises(OcrUnavailable) as raised:
         read_pages(engine, scan, None)
     assert str(raised.value) == (
-        "no text layer, and Tesseract is not installed: apt-get install tesseract-ocr"
+        "Tesseract is not installed: apt-get install tesseract-ocr"
         " tesseract-ocr-eng tesseract-ocr-fra (or set CERTIQ_OCR__ENGINE=none)"
     )
 
@@ -214,7 +214,7 @@ def test_textract_runs_one_job_per_document_and_follows_next_token(
 
 def test_a_failed_job_and_one_that_never_ends_are_reasons_not_crashes() -> None:
     failed = TextractOcr(ScriptedTextract(["FAILED"], [[]]), poll_seconds=0)  # type: ignore[arg-type]
-    with pytest.raises(OcrUnavailable, match=r"^no text layer, and Textract failed: unsupported"):
+    with pytest.raises(OcrUnavailable, match=r"^Textract failed: unsupported"):
         failed.read(OcrRequest(1, no_render, uri="s3://docs/scan.pdf"))
 
     now = [0.0]

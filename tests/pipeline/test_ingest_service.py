@@ -24,10 +24,10 @@ from certiq.config import ChunkingSettings, EmbeddingSettings, Settings
 from certiq.deps import Deps
 from certiq.errors import DuplicateContent
 from certiq.ingestion.service import Upload, ingest, remove
-from certiq.ingestion.text_quality import garbage_reason
+from certiq.ingestion.text_quality import garbage_reason, unlikely_reason
 from certiq.models import Chunk, DocumentStatus
 from certiq.ports import SearchIndex
-from tests.conftest import break_page, build_pdf, needs_tesseract
+from tests.conftest import break_page, build_pdf, needs_tesseract, wrong_cmap_pdf
 from tests.fakes import DelegatingIndex
 
 TENANT = "default"
@@ -485,3 +485,71 @@ def test_ordinary_text_in_any_script_is_not_taken_for_garbage(text: str) -> None
 
 def test_private_use_characters_are_taken_for_garbage() -> None:
     assert garbage_reason("\ue000\ue001\ue002 " * 20) is not None
+
+
+WRONG_MAP_LINES = [
+    "Backups of customer data are kept for 35 days and then deleted from the",
+    "primary site and from the replica in the other region. The team that owns",
+    "the service checks each month that the copies can be restored, and it writes",
+    "down what it found in the register of the data protection officer, who reads",
+    "it and signs it. When a copy cannot be restored the incident process starts.",
+]
+
+
+@needs_tesseract
+def test_a_text_layer_that_spells_nothing_is_replaced_by_what_ocr_reads(tmp_path: Path) -> None:
+    # GIVEN a page whose font maps every letter wrongly: it shows prose, its text layer is not
+    data = wrong_cmap_pdf(WRONG_MAP_LINES)
+    deps = local_deps(tmp_path)
+
+    # WHEN it is ingested
+    record = ingest(upload(data), deps)
+
+    # THEN the page was read by OCR, and what it says can be found and quoted
+    assert record.status is DocumentStatus.INDEXED and record.skipped_pages == []
+    assert [page.page for page in record.ocr_pages] == [1]
+    (hit,) = deps.index.search(TENANT, "backups customer data", 1)
+    assert hit.chunk.text.startswith("Backups of customer data are kept for 35 days")
+    assert hit.chunk.ocr_confidence is not None and hit.chunk.ocr_confidence > 0.8
+
+
+def test_without_ocr_a_text_layer_that_spells_nothing_is_kept_and_named_doubtful(
+    tmp_path: Path,
+) -> None:
+    # GIVEN no OCR to check a page whose words are no language's (a wrong map, or a table)
+    deps = dataclasses.replace(local_deps(tmp_path), ocr=None)
+
+    record = ingest(upload(wrong_cmap_pdf(WRONG_MAP_LINES)), deps)
+
+    # THEN it is indexed as it is (a table of names must not be lost), and the record says so
+    assert record.status is DocumentStatus.INDEXED
+    (doubtful,) = record.doubtful_pages
+    assert doubtful.page == 1
+    assert doubtful.reason.startswith("its text layer spells no words (only 2 of its 69 words")
+    assert doubtful.reason.endswith("; indexed as it is: OCR is off (CERTIQ_OCR__ENGINE=none)")
+
+
+@needs_tesseract
+def test_a_table_of_names_that_ocr_confirms_keeps_its_text_layer(tmp_path: Path) -> None:
+    # GIVEN a page of names and codes, no prose: no common word, but a right text layer
+    rows = [f"Nakamura Okonkwo Delacroix Haddad Lindqvist {n:03d} Ferreira" for n in range(12)]
+    deps = local_deps(tmp_path)
+
+    record = ingest(upload(build_pdf([rows])), deps)
+
+    # THEN OCR read the same words, so the page is indexed from its text layer, not by OCR
+    assert record.status is DocumentStatus.INDEXED and record.ocr_pages == []
+    assert deps.index.search(TENANT, "Lindqvist", 1)[0].chunk.ocr_confidence is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        " ".join(WRONG_MAP_LINES),
+        "Les copies de sauvegarde des données des clients sont conservées pendant 35 jours. " * 6,
+        "Die Sicherungskopien der Kundendaten werden 35 Tage lang aufbewahrt und dann gelöscht. "
+        * 6,
+    ],
+)
+def test_prose_in_languages_written_in_latin_script_is_not_suspected(text: str) -> None:
+    assert unlikely_reason(text) is None

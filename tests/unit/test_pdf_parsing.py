@@ -458,3 +458,43 @@ def test_ligatures_in_a_pdf_read_as_letters_with_true_boxes() -> None:
     assert page.text == "An efficient filing system."
     assert [s.text for s in page.sentences] == ["An efficient filing system."]
     assert ink_outside_boxes(draw_pdf(draw), page) == 0
+
+
+# --- form fields -------------------------------------------------------------------------------
+
+
+def filled_form() -> bytes:
+    out = io.BytesIO()
+    canvas = Canvas(out, invariant=1)
+    form = canvas.acroForm
+    canvas.drawString(72, 720, "Employee name:")
+    form.textfield(name="emp_name", tooltip="Employee name", value="Jane Smith", x=180, y=712)
+    canvas.drawString(72, 680, "Manager:")
+    form.textfield(name="form1[0].manager_name[0]", value="Omar Haddad", x=180, y=672)
+    form.textfield(name="notes", value="", x=180, y=632)  # left empty
+    form.checkbox(name="remote_work", checked=True, x=180, y=600)
+    form.checkbox(name="relocation", checked=False, x=180, y=570)
+    canvas.showPage()
+    canvas.save()
+    return out.getvalue()
+
+
+def test_filled_form_fields_are_read_as_text_of_their_page_boxed_where_drawn() -> None:
+    # GIVEN a form whose values live only in its fields (the page draws just the labels)
+    page = parse_pdf(filled_form()).pages[0]
+
+    # THEN each filled field is a sentence "<tooltip or name>: <value>", after the page's text
+    sentences = [sentence.text for sentence in page.sentences]
+    assert sentences == [
+        "Employee name:",
+        "Manager:",
+        "Employee name: Jane Smith",
+        "manager name: Omar Haddad",
+        "remote work: Yes",
+    ]
+    # AND its box is the field's rectangle on the displayed page (origin top-left)
+    (box,) = page.sentences[2].boxes
+    assert (box.x0, box.x1) == (180.0, 300.0)  # reportlab's default width is 120
+    assert box.page_height - box.y1 == pytest.approx(712, abs=0.01)
+    # AND empty fields and unticked boxes add nothing
+    assert "notes" not in page.text and "relocation" not in page.text

@@ -144,8 +144,12 @@ def _detail(record: DocumentRecord) -> str:
     """Why a document is not indexed; for an indexed one, its size and any page left out."""
     if record.status is not DocumentStatus.INDEXED:
         return record.reason or ""
-    skipped = "".join(f"; page {s.page} skipped: {s.reason}" for s in record.skipped_pages)
-    return f"{record.pages} pages, {record.chunks} chunks{skipped}"
+    notes = "".join(f"; page {s.page} skipped: {s.reason}" for s in record.skipped_pages)
+    if record.ocr_pages:
+        read = ", ".join(f"{p.page} ({p.confidence:.0%})" for p in record.ocr_pages)
+        notes += f"; read by OCR ({record.ocr_pages[0].engine}): page {read}"
+    notes += "".join(f"; page {d.page} doubtful: {d.reason}" for d in record.doubtful_pages)
+    return f"{record.pages} pages, {record.chunks} chunks{notes}"
 
 
 def _end_interrupted(deps: Deps, tenant: str) -> None:

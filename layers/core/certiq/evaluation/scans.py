@@ -12,6 +12,8 @@ import io
 import numpy as np
 import pypdfium2 as pdfium
 
+from certiq.ingestion.text_quality import word_agreement
+
 
 def scanned_copy(
     data: bytes, *, dpi: int = 200, skew_degrees: float = 0.8, noise: float = 10.0, seed: int = 0
@@ -47,13 +49,5 @@ def scanned_copy(
         source.close()
 
 
-def word_accuracy(reference: str, read: str) -> float:
-    """The share of the reference's words that OCR read, in order (difflib's matching blocks):
-    1.0 when every word came back as written."""
-    import difflib
-
-    expected, found = reference.split(), read.split()
-    if not expected:
-        return 1.0 if not found else 0.0
-    matcher = difflib.SequenceMatcher(a=expected, b=found, autojunk=False)
-    return sum(block.size for block in matcher.get_matching_blocks()) / len(expected)
+# OCR's word accuracy against the source text is the agreement of its words with the source's.
+word_accuracy = word_agreement

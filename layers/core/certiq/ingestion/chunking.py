@@ -151,6 +151,8 @@ class ChunkBatch:
     skipped: dict[int, str] = field(default_factory=dict)
     # On the last batch: pages read by OCR, and their confidence.
     ocr_pages: dict[int, float] = field(default_factory=dict)
+    # On the last batch: pages indexed from a text layer that looks wrong, and why.
+    doubtful: dict[int, str] = field(default_factory=dict)
 
 
 def chunk_pdf(
@@ -187,8 +189,8 @@ def chunk_pdf(
                     chunks += chunker.add(pages)
             yield ChunkBatch(len(numbers), chunks)
         pdf.require_text()
-        skipped, ocr_pages = dict(pdf.skipped), dict(pdf.ocr_pages)
-    yield ChunkBatch(0, chunker.finish(), skipped, ocr_pages)
+        skipped, ocr_pages, doubtful = dict(pdf.skipped), dict(pdf.ocr_pages), dict(pdf.doubtful)
+    yield ChunkBatch(0, chunker.finish(), skipped, ocr_pages, doubtful)
 
 
 def _chunk(

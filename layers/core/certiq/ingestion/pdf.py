@@ -27,6 +27,7 @@ import pypdfium2  # noqa: F401  (importing it initialises the pdfium library)
 import pypdfium2.raw as pdfium_c
 
 from certiq.errors import IngestionError, OcrUnavailable
+from certiq.ingestion.form_fields import FieldLine, FormReader, with_field_lines
 from certiq.ingestion.furniture import (
     Furniture,
     PageSample,
@@ -37,7 +38,12 @@ from certiq.ingestion.gc_pause import gc_paused
 from certiq.ingestion.ocr_page import page_from_words
 from certiq.ingestion.pdf_lines import Line, ParsedPage, SentenceSpan, Word
 from certiq.ingestion.pdf_page import PageUnreadable, _PageReader
-from certiq.ingestion.text_quality import garbage_reason
+from certiq.ingestion.text_quality import (
+    AGREEING,
+    garbage_reason,
+    unlikely_reason,
+    word_agreement,
+)
 from certiq.ports import OcrEngine, OcrRequest
 
 __all__ = [
@@ -57,7 +63,9 @@ NO_TEXT = "no text: the PDF's pages hold neither text nor images"
 
 NO_TEXT_FOUND = "no text found, even by OCR"
 
-OCR_OFF = "no text layer: the page is an image, and OCR is off (CERTIQ_OCR__ENGINE=none)"
+OCR_OFF = "OCR is off (CERTIQ_OCR__ENGINE=none)"
+
+IMAGE_ONLY = "no text layer: the page is an image, and {why}"
 
 # A page with less text than this whose images cover most of it is a scan (a stamp or a Bates
 # number may be all its text layer holds).
@@ -92,6 +100,8 @@ _PDFIUM_LOCK = threading.RLock()
 
 _PASSWORD_ERROR = 4  # FPDF_ERR_PASSWORD
 
+_NO_FORM = 0  # FORMTYPE_NONE
+
 _SECURITY_ERROR = 5  # FPDF_ERR_SECURITY: an unsupported security handler
 
 _NO_PAGES = "no pages: the PDF has zero pages"
@@ -117,7 +127,11 @@ class PdfFile:
         self.has_text = False  # a parsed page had visible text (headers and footers count)
         # Pages pdfium cannot load, with why: left out, the others still read (1-based).
         self.skipped: dict[int, str] = {}
+        # Pages indexed from a text layer that looked wrong, which OCR could not check, and why.
+        self.doubtful: dict[int, str] = {}
         self._readers: dict[int, _PageReader] = {}
+        # Filled-in form fields are read as text of their page (AcroForm documents only).
+        self._forms = FormReader(raw) if pdfium_c.FPDF_GetFormType(raw) != _NO_FORM else None
 
     def sample(self, numbers: Sequence[int]) -> list[PageSample]:
         """The lines of the given pages (1-based), for finding headers and footers.
@@ -146,7 +160,8 @@ class PdfFile:
         """Parse the given pages (1-based) and close them.
 
         A page without a usable text layer (none, or garbage) is read by OCR; a page that still
-        has no text is left out, with why, in `skipped`.
+        has no text is left out, with why, in `skipped`. Filled-in form fields are read as lines
+        after the page's text.
         """
         drop = furniture if furniture is not None and furniture.lines else None
         parsed = []
@@ -156,27 +171,55 @@ class PdfFile:
                 continue
             try:
                 page = reader.parse(drop, max_sentence_chars, words)
-                garbage = garbage_reason(page.text)
-                if garbage is not None or self._scanned(reader, page):
-                    read, why = self._ocr_page(reader, drop, max_sentence_chars, words)
-                    # OCR replaces a garbage text layer, and a stamp on a scan when it reads more.
-                    if read is not None and (
-                        garbage is not None or len(read.text) > len(page.text)
-                    ):
-                        page = read
-                    elif garbage is not None:
-                        # Never indexed silently: left out, with the reason.
-                        self.skipped[number] = f"{garbage}; {why}"
-                        continue
-                    elif not page.text:
-                        self.skipped[number] = why
-                        continue
+                fields = reader.form_lines(self._forms) if self._forms is not None else []
+                settled = self._settle(
+                    number, reader, page, fields, drop, max_sentence_chars, words
+                )
+                if settled is None:
+                    continue
+                page = with_field_lines(settled, fields, max_sentence_chars)
                 self.has_text = self.has_text or bool(page.text)
                 parsed.append(page)
             finally:
                 reader.close()
                 del self._readers[number]
         return tuple(parsed)
+
+    def _settle(
+        self,
+        number: int,
+        reader: _PageReader,
+        page: ParsedPage,
+        fields: Sequence[FieldLine],
+        furniture: Furniture | None,
+        max_sentence_chars: int | None,
+        words: bool,
+    ) -> ParsedPage | None:
+        """The page to index: its text layer, or what OCR reads where the layer is missing or
+        wrong; None when it is left out (`skipped` says why)."""
+        garbage = garbage_reason(page.text)
+        suspect = unlikely_reason(page.text) if garbage is None else None
+        wrong = garbage or suspect
+        if wrong is None and not self._scanned(reader, page):
+            return page
+        read, why = self._ocr_page(reader, furniture, max_sentence_chars, words)
+        if read is not None and wrong and word_agreement(page.text, read.text) >= AGREEING:
+            return page  # what OCR sees printed is the text layer: it was right after all
+        # OCR replaces a wrong text layer, and a stamp on a scan when it reads more.
+        if read is not None and (wrong or len(read.text) > len(page.text)):
+            self.ocr_pages[number] = read.ocr_confidence or 0.0
+            return read
+        if suspect is not None:
+            # Letters that spell no common word may be a table of names: kept, saying so.
+            self.doubtful[number] = f"{suspect}; indexed as it is: {why}"
+            return page
+        if garbage is not None:
+            self.skipped[number] = f"{garbage}; {why}"  # never indexed silently
+            return None
+        if not page.text and not fields:
+            self.skipped[number] = why if why == NO_TEXT_FOUND else IMAGE_ONLY.format(why=why)
+            return None
+        return page
 
     def _scanned(self, reader: _PageReader, page: ParsedPage) -> bool:
         """A page whose text is (almost) all in images: nothing but a stamp in its text layer."""
@@ -222,7 +265,6 @@ class PdfFile:
             or garbage_reason(page.text) is not None
         ):
             return None, NO_TEXT_FOUND
-        self.ocr_pages[reader.number] = page.ocr_confidence or 0.0
         return page, ""
 
     def _readable(self, number: int) -> _PageReader | None:
@@ -257,6 +299,9 @@ class PdfFile:
         for reader in self._readers.values():
             reader.close()
         self._readers.clear()
+        if self._forms is not None:
+            self._forms.close()
+            self._forms = None
 
     def _reader(self, number: int) -> _PageReader:
         if not 1 <= number <= self.page_count:

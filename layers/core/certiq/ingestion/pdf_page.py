@@ -13,6 +13,7 @@ import pypdfium2  # noqa: F401  (importing it initialises the pdfium library)
 import pypdfium2.raw as pdfium_c
 
 from certiq.errors import IngestionError
+from certiq.ingestion.form_fields import FieldLine, FormReader
 from certiq.ingestion.furniture import (
     Furniture,
     LineSample,
@@ -352,6 +353,10 @@ class _PageReader:
             return np.ctypeslib.as_array(buffer, shape=(height, stride))[:, :width].copy()
         finally:
             pdfium_c.FPDFBitmap_Destroy(bitmap)
+
+    def form_lines(self, forms: FormReader) -> list[FieldLine]:
+        """The page's filled form fields, as lines (certiq.ingestion.form_fields)."""
+        return forms.lines(self._page, self._to_page)
 
     def sample(self) -> PageSample:
         return PageSample(

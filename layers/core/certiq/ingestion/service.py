@@ -22,7 +22,15 @@ from certiq.errors import DuplicateContent, IngestionError
 from certiq.ingestion.chunking import chunk_pdf
 from certiq.ingestion.identity import document_ids
 from certiq.ingestion.pdf import PageOcr
-from certiq.models import Chunk, DocumentRecord, DocumentStatus, OcrPage, SkippedPage, SourceRef
+from certiq.models import (
+    Chunk,
+    DocumentRecord,
+    DocumentStatus,
+    DoubtfulPage,
+    OcrPage,
+    SkippedPage,
+    SourceRef,
+)
 from certiq.ports import Embedder
 
 PDF_MIME = "application/pdf"
@@ -130,11 +138,13 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
         )
         skipped: dict[int, str] = {}
         ocr_pages: dict[int, float] = {}
+        doubtful: dict[int, str] = {}
         with closing(batches):
             for batch in batches:
                 pages += batch.pages
                 skipped |= batch.skipped
                 ocr_pages |= batch.ocr_pages
+                doubtful |= batch.doubtful
                 if batch.chunks:
                     if deps.embedder is not None:
                         embed_chunks(
@@ -187,6 +197,9 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
                 OcrPage(page=page, confidence=confidence, engine=deps.ocr.name)
                 for page, confidence in sorted(ocr_pages.items())
                 if deps.ocr is not None
+            ],
+            "doubtful_pages": [
+                DoubtfulPage(page=page, reason=reason) for page, reason in sorted(doubtful.items())
             ],
         }
     )

@@ -104,6 +104,13 @@ class SkippedPage(Contract):
     reason: str
 
 
+class DoubtfulPage(Contract):
+    """A page indexed from a text layer that looks wrong, which OCR could not check."""
+
+    page: int = Field(ge=1)
+    reason: str
+
+
 class OcrPage(Contract):
     """A page whose text was read by OCR (it had no usable text layer)."""
 
@@ -133,6 +140,10 @@ class DocumentRecord(Contract):
     )
     ocr_pages: list[OcrPage] = Field(
         default_factory=list, description="pages read by OCR, and how confidently"
+    )
+    doubtful_pages: list[DoubtfulPage] = Field(
+        default_factory=list,
+        description="pages indexed from a text layer that looks wrong, unchecked by OCR, and why",
     )
     created_at: datetime
     updated_at: datetime = Field(

@@ -61,7 +61,7 @@ class TextractOcr:
     def read(self, request: OcrRequest) -> tuple[OcrWord, ...]:
         uri = request.uri or ""
         if not uri.startswith("s3://"):
-            raise OcrUnavailable("no text layer, and Textract reads only documents stored in S3")
+            raise OcrUnavailable("Textract reads only documents stored in S3")
         document = (uri, request.version)
         if document != self._document:
             bucket, _, key = uri.removeprefix("s3://").partition("/")
@@ -87,14 +87,12 @@ class TextractOcr:
             status = response["JobStatus"]
             if status == "IN_PROGRESS":
                 if self._clock() >= deadline:
-                    raise OcrUnavailable(
-                        f"no text layer, and Textract did not finish within {self._max_wait:g} s"
-                    )
+                    raise OcrUnavailable(f"Textract did not finish within {self._max_wait:g} s")
                 self._sleep(self._poll)
                 continue
             if status == "FAILED":
                 message = response.get("StatusMessage") or "no reason given"
-                raise OcrUnavailable(f"no text layer, and Textract failed: {message}")
+                raise OcrUnavailable(f"Textract failed: {message}")
             blocks += response.get("Blocks", [])
             token = response.get("NextToken")
             if not token:
@@ -107,9 +105,7 @@ class TextractOcr:
             code = error.response.get("Error", {}).get("Code", "")
             if code in _TRANSIENT:
                 raise TransientError(f"Textract {operation}: {code}") from error
-            raise OcrUnavailable(
-                f"no text layer, and Textract could not read it ({code})"
-            ) from error
+            raise OcrUnavailable(f"Textract could not read it ({code})") from error
         except BotoCoreError as error:  # connection and read timeouts
             raise TransientError(f"Textract {operation}: {type(error).__name__}") from error
 

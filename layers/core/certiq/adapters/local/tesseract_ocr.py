@@ -75,14 +75,12 @@ class TesseractOcr:
 
         packages = " ".join(f"tesseract-ocr-{language}" for language in self._languages)
         if shutil.which(self._command) is None:
-            return "no text layer, and Tesseract is not installed: " + INSTALL_HINT.format(
-                packages=packages
-            )
+            return "Tesseract is not installed: " + INSTALL_HINT.format(packages=packages)
         pytesseract.pytesseract.tesseract_cmd = self._command
         installed = set(pytesseract.get_languages())
         missing = [language for language in self._languages if language not in installed]
         if missing:
-            return "no text layer, and Tesseract lacks the language data: " + INSTALL_HINT.format(
+            return "Tesseract lacks the language data: " + INSTALL_HINT.format(
                 packages=" ".join(f"tesseract-ocr-{language}" for language in missing)
             )
         return ""
