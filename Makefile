@@ -77,6 +77,7 @@ schemas: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_runtime.py
 	$(BIN)/python scripts/bench_ingest.py
+	$(BIN)/python scripts/bench_ocr.py
 	$(BIN)/python scripts/bench_embeddings.py
 	OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/bench_retrieval.py
 	$(BIN)/python scripts/bench_verify.py

@@ -7,7 +7,10 @@ when its gold span (whitespace and case aside) lies within the statements the an
 Also printed: how many sentences answers show, how often the answerer abstains, and how often
 the gold span was among the evidence sentences the answerer could choose from (the ceiling).
 
-    .venv/bin/python scripts/bench_policyqa.py [--per-policy N] [--out FILE]
+With --scanned, each policy is ingested as an image-only scan of its PDF (rendered, turned a
+little, speckled: certiq.evaluation.scans) and read by OCR, to compare with the originals.
+
+    .venv/bin/python scripts/bench_policyqa.py [--per-policy N] [--out FILE] [--scanned]
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
 from certiq.deps import Deps
+from certiq.evaluation.scans import scanned_copy
 from certiq.ingestion.service import Upload, ingest
 from certiq.questions import receive
 from certiq.runtime.local import LocalRuntime
@@ -94,11 +98,17 @@ def normalised(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.lower()))
 
 
-def ingest_policies(policies: dict[str, list[dict[str, Any]]], deps: Deps) -> None:
-    for title, paragraphs in policies.items():
+def ingest_policies(
+    policies: dict[str, list[dict[str, Any]]], deps: Deps, *, scanned: bool = False
+) -> None:
+    """Each policy into its own collection; `scanned`: as an image-only scan of its PDF."""
+    for number, (title, paragraphs) in enumerate(policies.items()):
+        data = policy_pdf(title, paragraphs)
+        if scanned:
+            data = scanned_copy(data, seed=number)
         record = ingest(
             Upload(
-                data=policy_pdf(title, paragraphs),
+                data=data,
                 file_name=f"{collection_name(title)}.pdf",
                 uri=f"file:///{collection_name(title)}.pdf",
                 tenant="default",
@@ -106,7 +116,8 @@ def ingest_policies(policies: dict[str, list[dict[str, Any]]], deps: Deps) -> No
             ),
             deps,
         )
-        print(f"  {title}: {record.status.value}", file=sys.stderr)
+        ocr = f", {len(record.ocr_pages)} pages by OCR" if record.ocr_pages else ""
+        print(f"  {title}: {record.status.value}{ocr}", file=sys.stderr)
 
 
 def ask(question: Question, deps: Deps) -> Outcome:
@@ -149,6 +160,11 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=POLICYQA)
     parser.add_argument("--per-policy", type=int, default=0, help="0: every question")
     parser.add_argument("--out", type=Path, default=None, help="write each outcome (JSON lines)")
+    parser.add_argument(
+        "--scanned",
+        action="store_true",
+        help="ingest image-only scans of the policies (certiq.evaluation.scans), read by OCR",
+    )
     args = parser.parse_args()
     policies = read_policies(args.data)
     questions = questions_of(policies)
@@ -171,7 +187,7 @@ def main() -> None:
             }
         )
         deps = build_deps(settings)
-        ingest_policies(policies, deps)
+        ingest_policies(policies, deps, scanned=args.scanned)
         outcomes = []
         for number, question in enumerate(questions, start=1):
             outcomes.append(ask(question, deps))
@@ -181,7 +197,9 @@ def main() -> None:
         args.out.write_text(
             "".join(json.dumps(asdict(o)) + "\n" for o in outcomes), encoding="utf-8"
         )
-    print(json.dumps({"answerer": deps.chat_model.name, **summary(outcomes)}))
+    print(
+        json.dumps({"answerer": deps.chat_model.name, "scanned": args.scanned, **summary(outcomes)})
+    )
 
 
 if __name__ == "__main__":

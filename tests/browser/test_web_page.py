@@ -21,7 +21,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import build_pdf
+from tests.conftest import build_pdf, needs_tesseract
+from tests.pipeline.test_scanned_documents import first_page_typed_second_scanned
 
 CHROMIUM = Path("/usr/bin/chromium")
 FACT = "Backups of customer data are kept for 35 days and then deleted."
@@ -455,4 +456,50 @@ def test_the_badge_fails_when_the_answer_shown_is_not_the_one_certified(
         f"{server}/v1/certificates/{certificate_id}/verify",
     )
     assert verdict["valid"] is True
+    page.close()
+
+
+@needs_tesseract
+def test_a_quote_from_a_scanned_page_says_it_was_read_by_ocr(server: str, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready]")
+    # GIVEN a policy whose second page is a scan, uploaded through the page
+    page.set_input_files(
+        "#file-input",
+        files=[
+            {
+                "name": "scanned-incidents.pdf",
+                "mimeType": "application/pdf",
+                "buffer": first_page_typed_second_scanned(),
+            }
+        ],
+    )
+    page.wait_for_selector('.upload[data-file-name="scanned-incidents.pdf"][data-status="INDEXED"]')
+
+    # WHEN a question only the scan answers is asked and its citation opened
+    page.fill("#question", "How quickly are severity one incidents reported?")
+    page.press("#question", "Enter")
+    page.locator(".claim", has_text="reported to the regulator within 4 hours").wait_for()
+    conversation_id = page.evaluate("new URL(location.href).searchParams.get('c')")
+    [question] = get_json(f"{server}/v1/conversations/{conversation_id}")["questions"]
+    citation = next(c for c in question["response"]["citations"] if "within 4 hours" in c["quote"])
+    page.locator(f'.chip[data-citation="{citation["id"]}"]').first.click()
+    page.wait_for_function(
+        "() => { const i = document.getElementById('page-image');"
+        " return i.complete && i.naturalWidth > 0; }"
+    )
+
+    # THEN the scanned page is shown, saying its text was read by OCR and how confidently
+    assert page.locator("#viewer").get_attribute("data-page") == "2"
+    note = page.locator("#viewer-ocr")
+    note.wait_for(state="visible")
+    assert re.fullmatch(
+        r"This page is a scan: its text was read by OCR \(tesseract, 9\d% confidence\)\..*",
+        note.inner_text(),
+    )
+    keep = os.environ.get("TEST_SCREENSHOT")
+    if keep:
+        page.screenshot(path=keep.replace(".png", "-ocr.png"), full_page=True)
     page.close()

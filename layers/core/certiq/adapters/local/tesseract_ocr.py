@@ -8,6 +8,7 @@ displayed page whatever the resolution.
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 from collections.abc import Sequence
 from typing import Any
@@ -40,6 +41,10 @@ class TesseractOcr:
         self._timeout = timeout_seconds
         self._command = command
         self._checked: str | None = None  # "" once the binary and its languages were found
+        # Tesseract's OpenMP threads spin against each other: unlimited, a page took 5x longer
+        # on 2 cores (scripts/bench_ocr.py). pytesseract passes the environment on; an
+        # operator's own limit is kept.
+        os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
     def read(self, request: OcrRequest) -> tuple[OcrWord, ...]:
         import pytesseract

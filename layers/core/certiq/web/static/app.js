@@ -443,11 +443,13 @@ function openPage(response, docId, page, activeIds) {
     $("page-frame").hidden = true;
     $("viewer-message").hidden = false;
     $("viewer-message").textContent = t("pageGone");
+    $("viewer-ocr").hidden = true;
     viewer.scrollIntoView({ block: "nearest", behavior: "smooth" });
     return;
   }
   $("page-frame").hidden = false;
   $("viewer-message").hidden = true;
+  showOcrNote(docId, page);
   // Every citation of this answer on this page gets a box; the chosen ones are emphasised.
   const onPage = (response.citations || []).filter((citation) => citation.doc_id === docId && citation.page === page);
   for (const citation of onPage) {
@@ -478,6 +480,24 @@ function openPage(response, docId, page, activeIds) {
   } else {
     reveal();
   }
+}
+
+// Says so when the page shown was read by OCR: its quotes are what OCR read, not a text layer.
+async function showOcrNote(docId, page) {
+  const note = $("viewer-ocr");
+  note.hidden = true;
+  let record;
+  try {
+    record = await api.document(docId);
+  } catch {
+    return; // the note is a courtesy: the page and its boxes stand without it
+  }
+  const viewer = $("viewer");
+  if (viewer.dataset.docId !== docId || viewer.dataset.page !== String(page)) return;
+  const read = (record.ocr_pages || []).find((item) => item.page === page);
+  if (!read) return;
+  note.textContent = t("pageReadByOcr", { engine: read.engine, confidence: Math.round(read.confidence * 100) });
+  note.hidden = false;
 }
 
 // The object URL of the page image shown, revoked when another replaces it.
