@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import shutil
+import struct
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from certiq.adapters.local.tesseract_ocr import TesseractOcr
+from certiq.api.pages import render_page
 from certiq.errors import IngestionError
 from certiq.ingestion.pdf import PageOcr, ParsedDocument, ParsedPage, Word, parse_pdf
 from certiq.models import Box
@@ -498,3 +500,24 @@ def test_filled_form_fields_are_read_as_text_of_their_page_boxed_where_drawn() -
     assert box.page_height - box.y1 == pytest.approx(712, abs=0.01)
     # AND empty fields and unticked boxes add nothing
     assert "notes" not in page.text and "relocation" not in page.text
+
+
+def test_a_page_whose_crop_box_misses_its_media_box_is_read_within_the_media_box() -> None:
+    # GIVEN a page cropped to an area outside its MediaBox: nothing would be visible
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(612, 792), invariant=1)
+    canvas.setCropBox((700, 900, 1300, 1700))
+    canvas.drawString(72, 700, "Backups of customer data are kept for 35 days.")
+    canvas.showPage()
+    canvas.save()
+
+    # WHEN parsed, and rendered as the page viewer renders it
+    page = parse_pdf(out.getvalue()).pages[0]
+    png = render_page(out.getvalue(), 1, 72)
+
+    # THEN its text is read, boxed on the MediaBox, the same size as the rendered image
+    assert page.text == "Backups of customer data are kept for 35 days."
+    assert (page.width, page.height) == (612, 792)
+    (box,) = page.sentences[0].boxes
+    assert 792 - 700 - 12 < box.y0 < 792 - 700 < box.y1  # around the baseline at y=700
+    assert struct.unpack(">II", png[16:24]) == (612, 792)

@@ -20,6 +20,7 @@ import pypdfium2 as pdfium
 from numpy.typing import NDArray
 
 from certiq.ingestion.pdf import open_pdf
+from certiq.ingestion.pdf_page import uncrop_if_empty
 from certiq.ingestion.service import original_key, original_version
 from certiq.models import DocumentRecord
 from certiq.ports import BlobStore
@@ -70,6 +71,7 @@ def render_page(data: bytes, number: int, dpi: int) -> bytes:
         try:
             page = document[number - 1]
             try:
+                uncrop_if_empty(page.raw)  # as ingestion read it: boxes and image must agree
                 bitmap = page.render(scale=dpi / POINTS_PER_INCH, rev_byteorder=True)
                 try:
                     pixels = np.ascontiguousarray(bitmap.to_numpy()[:, :, :3], dtype=np.uint8)

@@ -57,6 +57,20 @@ class PageUnreadable(IngestionError):
         self.reason = reason
 
 
+def uncrop_if_empty(page: Any) -> bool:
+    """Shows the whole MediaBox of a page whose CropBox misses it (an empty visible area would
+    hide all of its text); True when it did. Every reader of the page must call it alike."""
+    if pdfium_c.FPDF_GetPageWidthF(page) > 0 and pdfium_c.FPDF_GetPageHeightF(page) > 0:
+        return False
+    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    if not pdfium_c.FPDFPage_GetMediaBox(page, left, bottom, right, top):
+        return False
+    if right.value - left.value <= 0 or top.value - bottom.value <= 0:
+        return False
+    pdfium_c.FPDFPage_SetCropBox(page, left.value, bottom.value, right.value, top.value)
+    return True
+
+
 class _PageReader:
     """One open page and its text page: lines first, then text, sentences and their boxes."""
 
@@ -68,6 +82,7 @@ class _PageReader:
         self._text: Any = None
         try:
             page = self._page
+            uncrop_if_empty(page)
             self.width = float(pdfium_c.FPDF_GetPageWidthF(page))
             self.height = float(pdfium_c.FPDF_GetPageHeightF(page))
             raw_rotation = int(pdfium_c.FPDFPage_GetRotation(page))
