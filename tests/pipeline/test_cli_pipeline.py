@@ -178,3 +178,33 @@ def test_a_too_short_question_asks_for_clarification(tmp_path: Path, library: Pa
 def test_verify_rejects_an_unknown_certificate(tmp_path: Path) -> None:
     result = run(tmp_path / "home", "verify", "cert-missing")
     assert result.exit_code != 0 and "no certificate" in result.output
+
+
+def test_a_question_about_a_filled_in_form_is_answered_from_its_fields(tmp_path: Path) -> None:
+    # GIVEN a form whose values live only in its fields, beside printed labels
+    from io import BytesIO
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    out = BytesIO()
+    canvas = Canvas(out, invariant=1)
+    canvas.drawString(72, 720, "Employee name:")
+    canvas.acroForm.textfield(name="f1", value="Jane Smith", x=180, y=712, width=200)
+    canvas.drawString(72, 680, "Start date:")
+    canvas.acroForm.textfield(name="f2", value="2026-01-05", x=180, y=672, width=200)
+    canvas.showPage()
+    canvas.save()
+    (tmp_path / "onboarding.pdf").write_bytes(out.getvalue())
+    home = tmp_path / "home"
+    assert run(home, "ingest", str(tmp_path / "onboarding.pdf")).exit_code == 0
+
+    # WHEN a question names one field's value and asks for another's
+    result = run(home, "ask", "What is the start date of Jane Smith?", "--json")
+
+    # THEN both come back in one verified quote, boxed on the two fields
+    response = json.loads(result.output)
+    assert response["outcome"] == "ANSWERED"
+    (citation,) = response["citations"]
+    assert citation["quote"] == "Employee name: Jane Smith; Start date: 2026-01-05."
+    assert [round(box["x0"]) for box in citation["boxes"]] == [180, 180]
+    assert all(c["decision"]["state"] == "VERIFIED" for c in response["claims"])

@@ -474,7 +474,7 @@ def filled_form() -> bytes:
     canvas.drawString(72, 680, "Manager:")
     form.textfield(name="form1[0].manager_name[0]", value="Omar Haddad", x=180, y=672)
     form.textfield(name="notes", value="", x=180, y=632)  # left empty
-    form.checkbox(name="remote_work", checked=True, x=180, y=600)
+    form.checkbox(name="remote_work", tooltip="", checked=True, x=180, y=600)
     form.checkbox(name="relocation", checked=False, x=180, y=570)
     canvas.showPage()
     canvas.save()
@@ -485,19 +485,19 @@ def test_filled_form_fields_are_read_as_text_of_their_page_boxed_where_drawn() -
     # GIVEN a form whose values live only in its fields (the page draws just the labels)
     page = parse_pdf(filled_form()).pages[0]
 
-    # THEN each filled field is a sentence "<tooltip or name>: <value>", after the page's text
+    # THEN the filled fields read as one sentence after the page's text, "<label>: <value>"
+    # each, labelled by the text printed beside it, else by its tooltip, else by its name
     sentences = [sentence.text for sentence in page.sentences]
     assert sentences == [
         "Employee name:",
         "Manager:",
-        "Employee name: Jane Smith",
-        "manager name: Omar Haddad",
-        "remote work: Yes",
+        "Employee name: Jane Smith; Manager: Omar Haddad; remote work: Yes.",
     ]
-    # AND its box is the field's rectangle on the displayed page (origin top-left)
-    (box,) = page.sentences[2].boxes
-    assert (box.x0, box.x1) == (180.0, 300.0)  # reportlab's default width is 120
-    assert box.page_height - box.y1 == pytest.approx(712, abs=0.01)
+    # AND each field's line is boxed where the field is drawn (origin top-left)
+    name, manager, remote = page.sentences[2].boxes
+    assert (name.x0, name.x1) == (180.0, 300.0)  # reportlab's default width is 120
+    assert name.page_height - name.y1 == pytest.approx(712, abs=0.01)
+    assert name.y0 < manager.y0 < remote.y0
     # AND empty fields and unticked boxes add nothing
     assert "notes" not in page.text and "relocation" not in page.text
 

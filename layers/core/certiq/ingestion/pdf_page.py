@@ -370,8 +370,10 @@ class _PageReader:
             pdfium_c.FPDFBitmap_Destroy(bitmap)
 
     def form_lines(self, forms: FormReader) -> list[FieldLine]:
-        """The page's filled form fields, as lines (certiq.ingestion.form_fields)."""
-        return forms.lines(self._page, self._to_page)
+        """The page's filled form fields, as lines (certiq.ingestion.form_fields), each labelled
+        by the text printed just left of it on its line when there is some."""
+        printed = [(line.text, (line.x0, line.y0, line.x1, line.y1)) for line in self.lines]
+        return forms.lines(self._page, self._to_page, printed)
 
     def sample(self) -> PageSample:
         return PageSample(
