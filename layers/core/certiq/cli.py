@@ -5,36 +5,24 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import click
-from pydantic import ValidationError
 
-from certiq.bootstrap import build_deps, build_embedder, build_orchestrator
-from certiq.config import Settings, load_settings
-from certiq.deps import Deps
 from certiq.errors import CertiqError, ConfigurationError, DuplicateContent
-from certiq.evaluation.retrieval import corpus_home, evaluate, prepare_corpus
-from certiq.evaluation.verification import read_pairs, score_pairs
-from certiq.ingestion.leases import end_interrupted, retry
-from certiq.ingestion.service import Upload, ingest
-from certiq.ingestion.text import ingest_texts, read_jsonl
-from certiq.models import (
-    Certificate,
-    CertificateCheck,
-    DocumentRecord,
-    DocumentStatus,
-    QAResponse,
-    QuestionStatus,
-    RenderState,
-    RetrievalMode,
-    SourceType,
-    Statement,
-)
-from certiq.questions import receive
-from certiq.runtime.local import LocalRuntime
-from certiq.trust.certificate import check, check_with_public_key, walk_chain
-from certiq.trust.signatures import load_public_key
+
+if TYPE_CHECKING:
+    from certiq.deps import Deps
+    from certiq.models import (
+        Certificate,
+        CertificateCheck,
+        DocumentRecord,
+        DocumentStatus,
+        QAResponse,
+        RetrievalMode,
+        SourceType,
+        Statement,
+    )
 
 
 @click.group()
@@ -44,6 +32,8 @@ def main(ctx: click.Context) -> None:
 
     Data lives under CERTIQ_HOME (default ~/.certiq).
     """
+    from certiq.config import load_settings
+
     try:
         ctx.obj = load_settings()
     except ConfigurationError as error:
@@ -53,6 +43,9 @@ def main(ctx: click.Context) -> None:
 
 
 def _deps() -> Deps:
+    from certiq.bootstrap import build_deps
+    from certiq.config import Settings
+
     try:
         return build_deps(click.get_current_context().find_object(Settings) or Settings())
     except CertiqError as error:
@@ -84,6 +77,10 @@ def ingest_command(
     source_type: SourceType,
 ) -> None:
     """Ingest PDF files, every PDF under the given folders, or a JSONL text corpus."""
+    from certiq.ingestion.service import Upload, ingest
+    from certiq.ingestion.text import ingest_texts, read_jsonl
+    from certiq.models import DocumentStatus
+
     deps = _deps()
     _end_interrupted(deps, tenant or deps.settings.tenant)
     if jsonl is not None:
@@ -142,6 +139,8 @@ def ingest_command(
 
 def _detail(record: DocumentRecord) -> str:
     """Why a document is not indexed; for an indexed one, its size and any page left out."""
+    from certiq.models import DocumentStatus
+
     if record.status is not DocumentStatus.INDEXED:
         return record.reason or ""
     notes = "".join(f"; page {s.page} skipped: {s.reason}" for s in record.skipped_pages)
@@ -153,6 +152,8 @@ def _detail(record: DocumentRecord) -> str:
 
 
 def _end_interrupted(deps: Deps, tenant: str) -> None:
+    from certiq.ingestion.leases import end_interrupted
+
     for record in end_interrupted(tenant, deps):
         click.echo(f"FAILED   {record.file_name} ({record.doc_id}): {record.reason}", err=True)
 
@@ -162,6 +163,9 @@ def _end_interrupted(deps: Deps, tenant: str) -> None:
 @click.option("--tenant", default=None)
 def retry_command(doc_id: str, tenant: str | None) -> None:
     """Ingest a FAILED document again from its kept original (an interrupted one, say)."""
+    from certiq.ingestion.leases import retry
+    from certiq.models import DocumentStatus
+
     deps = _deps()
     try:
         record = retry(tenant or deps.settings.tenant, doc_id, deps)
@@ -198,6 +202,10 @@ def ask_command(
     question: str, as_json: bool, mode: str | None, collection: str | None, conversation: str | None
 ) -> None:
     """Ask a question; the answer comes with citations and a certificate."""
+    from certiq.models import QuestionStatus
+    from certiq.questions import receive
+    from certiq.runtime.local import LocalRuntime
+
     deps = _deps()
     runtime = LocalRuntime(deps)
     state = receive(
@@ -284,6 +292,8 @@ def _readable(response: QAResponse) -> str:
 
 def _withheld_summary(withheld: list[Statement]) -> str:
     """The count and why, as the page says it: "1 statement withheld: its source says otherwise"."""
+    from certiq.models import RenderState
+
     one = len(withheld) == 1
     count = f"{len(withheld)} statement{'' if one else 's'} withheld"
     if all(statement.state is RenderState.BLOCKED for statement in withheld):
@@ -318,6 +328,8 @@ def _answered_by(response: QAResponse) -> list[str]:
 @click.option("--tenant", default=None)
 def documents_command(as_json: bool, tenant: str | None) -> None:
     """List documents with their status, reason, pages and chunks."""
+    from certiq.ingestion.leases import end_interrupted
+
     deps = _deps()
     listed = deps.documents.list(tenant or deps.settings.tenant)
     ended = end_interrupted(tenant or deps.settings.tenant, deps, records=listed)
@@ -362,6 +374,8 @@ def verify_command(
     With --file and --public-key, check an exported certificate with nothing but the public key:
     no data folder, no secret.
     """
+    from certiq.trust.certificate import check
+
     chosen = sum([certificate_id is not None, walk, exported is not None])
     if chosen != 1:
         raise click.UsageError("give one of CERTIFICATE_ID, --all or --file")
@@ -382,6 +396,12 @@ def verify_command(
 
 
 def _verify_exported(exported: Path, public_key: Path | None, as_json: bool) -> None:
+    from pydantic import ValidationError
+
+    from certiq.models import Certificate
+    from certiq.trust.certificate import check_with_public_key
+    from certiq.trust.signatures import load_public_key
+
     if public_key is None:
         raise click.UsageError("--file needs --public-key (the PEM `certiq public-key` prints)")
     try:
@@ -414,6 +434,8 @@ def _report_check(certificate: Certificate, result: CertificateCheck, as_json: b
 
 
 def _verify_chain(deps: Deps, tenant: str, as_json: bool) -> None:
+    from certiq.trust.certificate import walk_chain
+
     links = list(walk_chain(deps.certificates.history(tenant), deps.signer))
     broken = [link for link in links if not link.sound]
     head = links[-1].certificate.seal if links else None
@@ -492,6 +514,10 @@ def eval_retrieval_command(
     corpus: Path, queries: Path, qrels: Path, mode: RetrievalMode | None, as_json: bool
 ) -> None:
     """nDCG@10, Recall@100, MRR@10 and query latency of a BEIR-format benchmark."""
+    from certiq.bootstrap import build_deps, build_embedder
+    from certiq.config import Settings
+    from certiq.evaluation.retrieval import corpus_home, evaluate, prepare_corpus
+
     settings = click.get_current_context().find_object(Settings) or Settings()
     embedder = build_embedder(settings)
     home = corpus_home(settings, corpus, embedder.name if embedder else None)
@@ -524,6 +550,8 @@ def eval_verify_command(pairs: Path, as_json: bool) -> None:
     """Balanced accuracy, false-certification rate and supported recall of the verifier
     chosen in settings (CERTIQ_VERIFICATION__*)."""
     from certiq.bootstrap import build_verifier
+    from certiq.config import Settings
+    from certiq.evaluation.verification import read_pairs, score_pairs
 
     settings = click.get_current_context().find_object(Settings) or Settings()
     verifier = build_verifier(settings)
@@ -547,6 +575,7 @@ def eval_verify_command(pairs: Path, as_json: bool) -> None:
 def guard_command(text: str, as_json: bool) -> None:
     """Show what validate, redact and translate decide for TEXT (nothing is stored)."""
     from certiq.bootstrap import guard_adapters
+    from certiq.config import Settings
     from certiq.guardrails.inspect import inspect_text
 
     settings = click.get_current_context().find_object(Settings) or Settings()
@@ -580,6 +609,7 @@ def check_url_command(url: str, as_json: bool) -> None:
 
     Exit code 1 when the URL is refused or dead.
     """
+    from certiq.config import Settings
     from certiq.guardrails.urls import GuardedUrlChecker
 
     settings = click.get_current_context().find_object(Settings) or Settings()
@@ -613,6 +643,7 @@ def check_url_command(url: str, as_json: bool) -> None:
 @click.option("--port", default=8080, show_default=True, type=int)
 def serve_command(host: str, port: int) -> None:
     """Serve the HTTPS API's routes locally over HTTP."""
+    from certiq.bootstrap import build_orchestrator
     from certiq.runtime.server import serve
 
     deps = _deps()
