@@ -1,8 +1,10 @@
 """Write the sample PDFs of the offline demo into a folder: python scripts/make_sample_pdfs.py DIR
 
 Three policies of a fictional company, with headers, footers, numbered headings, bullets and
-facts worth asking about (retention periods, roles, deadlines). The output is byte-for-byte
-deterministic (reportlab invariant mode), so the demo's document versions never change.
+facts worth asking about (retention periods, roles, deadlines), and a signed supplier agreement
+as an office scanner leaves it (an image of each page, no text layer: read by OCR on ingest).
+The output is byte-for-byte deterministic (reportlab invariant mode, a seeded scan), so the
+demo's document versions never change.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class SampleDocument:
     effective: str
     owner: str
     sections: tuple[Section, ...]
+    scanned: bool = False  # written as an image-only scan of itself
 
 
 DATA_RETENTION = SampleDocument(
@@ -286,7 +289,48 @@ ACCEPTABLE_USE = SampleDocument(
     ),
 )
 
-DOCUMENTS = (DATA_RETENTION, INCIDENT_RESPONSE, ACCEPTABLE_USE)
+SUPPLIER_AGREEMENT = SampleDocument(
+    file_name="supplier-agreement-signed-scan.pdf",
+    title="Supplier Agreement: Managed Backup Services",
+    version="1.0",
+    effective="15 January 2024",
+    owner="Head of Procurement",
+    scanned=True,
+    sections=(
+        Section(
+            "1. Services",
+            (
+                "Fabrikam Storage GmbH provides encrypted off-site backup storage for "
+                "Northwind Analytics and restores any backup within 4 hours of a request.",
+            ),
+        ),
+        Section(
+            "2. Security incidents",
+            (
+                "The supplier must notify Northwind Analytics of any security incident affecting "
+                "its data within 24 hours of becoming aware of it.",
+            ),
+        ),
+        Section(
+            "3. Term and termination",
+            (
+                "This agreement runs for 3 years. Either party may terminate it with 90 days' "
+                "written notice. On termination the supplier deletes all Northwind data within "
+                "30 days and confirms the deletion in writing.",
+            ),
+        ),
+        Section(
+            "4. Liability",
+            (
+                "The liability of each party is capped at the fees paid in the 12 months "
+                "before the claim.",
+                "Signed for both parties on 15 January 2024.",
+            ),
+        ),
+    ),
+)
+
+DOCUMENTS = (DATA_RETENTION, INCIDENT_RESPONSE, ACCEPTABLE_USE, SUPPLIER_AGREEMENT)
 
 
 def build(document: SampleDocument, target: Path) -> None:
@@ -319,6 +363,10 @@ def build(document: SampleDocument, target: Path) -> None:
     )
     decorate = _page_decoration(document)
     template.build(story, onFirstPage=decorate, onLaterPages=decorate)
+    if document.scanned:
+        from certiq.evaluation.scans import scanned_copy
+
+        target.write_bytes(scanned_copy(target.read_bytes(), skew_degrees=0.6, noise=8, seed=1))
 
 
 def _page_decoration(document: SampleDocument) -> Callable[[Canvas, SimpleDocTemplate], None]:

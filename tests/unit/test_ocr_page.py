@@ -86,3 +86,51 @@ def test_running_headers_found_on_text_pages_are_dropped_from_scanned_ones() -> 
     page = page_from_words(3, WIDTH, HEIGHT, 0, read, min_confidence=0.4, furniture=furniture)
 
     assert page is not None and page.text == "Backups are kept for 35 days."
+
+
+def line_words(
+    text: str, line: int, top: float, height: float, paragraph: int = 0
+) -> list[OcrWord]:
+    found, x = [], 0.1
+    for word in text.split():
+        right = x + len(word) * 6 / WIDTH
+        found.append(OcrWord(word, x, top, right, top + height / HEIGHT, 0.9, line, paragraph))
+        x = right + 4 / WIDTH
+    return found
+
+
+def test_a_heading_the_engine_grouped_with_its_text_starts_its_own_paragraph() -> None:
+    # GIVEN one engine paragraph: a heading in a larger type, then two lines of body text, one
+    # with brackets and descenders that make its boxes taller than its type size
+    read = [
+        *line_words("4. Liability", 0, 0.10, 14),
+        *line_words("The liability of each party is capped at the fees", 1, 0.13, 10),
+        *line_words("paid (in the 12 months) before the claim.", 2, 0.15, 10),
+    ]
+    # make the bracketed and descending words as tall as such boxes are
+    read = [
+        word
+        if word.text.isalpha() or word.line != 2
+        else OcrWord(
+            word.text,
+            word.left,
+            word.top,
+            word.right,
+            word.bottom + 3 / HEIGHT,
+            word.confidence,
+            word.line,
+            word.paragraph,
+        )
+        for word in read
+    ]
+
+    page = page_from_words(1, WIDTH, HEIGHT, 0, read, min_confidence=0.4)
+
+    # THEN the heading is a block of its own, and the body stays one sentence
+    assert page is not None
+    assert page.text.split("\n\n") == [
+        "4. Liability",
+        "The liability of each party is capped at the fees\n"
+        "paid (in the 12 months) before the claim.",
+    ]
+    assert [s.text for s in page.sentences][-1].startswith("The liability of each party")

@@ -10,6 +10,7 @@ page's confidence: the mean of its words'.
 from __future__ import annotations
 
 import bisect
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,6 +24,14 @@ from certiq.ports import OcrWord
 # A line ending in one of these, before a line of the same paragraph starting in lower case,
 # ends the first part of a hyphenated word.
 _HYPHENS = "-\u2010\u00ad"
+
+# A change of type size over this share starts a new block: a heading (as on text-layer pages,
+# certiq.ingestion.pdf_lines). OCR boxes are tight around the letters, so the size is read from
+# words whose letters reach the ascender line and not below the baseline.
+_HEIGHT_CHANGE = 0.2
+
+_ASCENDING = re.compile(r"[A-Zbdfhklt0-9]")
+_DESCENDING = re.compile(r"[gjpqy(){}\[\]|/,;Q]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +212,40 @@ def _lines(
             lines[word.line] = _OcrLine(word.paragraph, [placed])
         else:
             line.words.append(placed)
-    return list(lines.values())
+    found = list(lines.values())
+    _split_blocks(found)
+    return found
+
+
+def _split_blocks(lines: list[_OcrLine]) -> None:
+    """Starts a new paragraph where the engine's grouping runs a heading into its text: at a
+    change of type size (engines group by layout, not by size)."""
+    engine = [line.paragraph for line in lines]
+    heights = [_height(line) for line in lines]
+    paragraph = 0
+    for index, line in enumerate(lines):
+        if index and (
+            engine[index] != engine[index - 1]
+            or abs(heights[index] - heights[index - 1])
+            > _HEIGHT_CHANGE * max(heights[index], heights[index - 1])
+        ):
+            paragraph += 1
+        line.paragraph = paragraph
+
+
+def _height(line: _OcrLine) -> float:
+    """The line's type size, as the height of its words that reach from the baseline to the
+    ascender line (a capital or b, d, f, h, k, l, t) and not below it (no g, j, p, q, y, no
+    brackets): the same for every line set in one size, whatever the letters."""
+    sized = [
+        word.y1 - word.y0
+        for word in line.words
+        if _ASCENDING.search(word.text) and not _DESCENDING.search(word.text)
+    ]
+    if not sized:
+        return max(word.y1 - word.y0 for word in line.words)
+    sized.sort()
+    return sized[len(sized) // 2]
 
 
 def _clean(text: str) -> str:
