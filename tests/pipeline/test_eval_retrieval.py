@@ -98,3 +98,30 @@ def test_eval_retrieval_prints_the_metrics_and_reuses_its_index(
     again = json.loads(second.output)
     assert again["data_dir"] == report["data_dir"]
     assert (Path(report["data_dir"]) / "ready.json").exists()
+
+
+@pytest.mark.real_embedder
+def test_a_bm25_evaluation_never_embeds_the_corpus(
+    tmp_path: Path, benchmark: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GIVEN an embedder that would be used for dense or hybrid search, and fails if asked
+    from certiq.adapters.local import minilm
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a BM25 evaluation embedded text")
+
+    monkeypatch.setattr(minilm.MiniLmEmbedder, "embed", refuse)
+    env = {"CERTIQ_HOME": str(tmp_path / "home"), "CERTIQ_EMBEDDING__PROVIDER": "minilm"}
+
+    # WHEN the benchmark is evaluated with BM25
+    result = CliRunner().invoke(
+        main,
+        ["eval", "retrieval", "--mode", "bm25", "--json"]
+        + [f"--{name}={path}" for name, path in benchmark.items()],
+        env=env,
+    )
+
+    # THEN it ran as BM25, and nothing was embedded
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["mode"] == report["mode_used"] == "bm25"
