@@ -30,8 +30,9 @@ from bench_ingest import generated_pdf
 
 from certiq.adapters.local.tesseract_ocr import TesseractOcr
 from certiq.config import Settings
-from certiq.evaluation.scans import scanned_copy, word_accuracy
+from certiq.evaluation.scans import scanned_copy
 from certiq.ingestion.pdf import PageOcr, parse_pdf
+from certiq.ingestion.text_quality import word_agreement
 
 # (name, skew in degrees, noise standard deviation in grey levels)
 CONDITIONS = [
@@ -48,11 +49,7 @@ def main() -> None:
     args = parser.parse_args()
     settings = Settings().ocr
     engine = TesseractOcr(settings.languages, dpi=settings.dpi)
-    ocr = PageOcr(
-        engine,
-        min_word_confidence=settings.min_word_confidence,
-        min_page_confidence=settings.min_page_confidence,
-    )
+    ocr = PageOcr(engine, settings)
     original = generated_pdf(args.pages)
     truth = {page.number: page.text for page in parse_pdf(original, furniture=False).pages}
     rows = []
@@ -61,7 +58,7 @@ def main() -> None:
         started = time.perf_counter()
         read = parse_pdf(scan, ocr=ocr, furniture=False)
         seconds = time.perf_counter() - started
-        accuracy = [word_accuracy(truth[page.number], page.text) for page in read.pages]
+        accuracy = [word_agreement(truth[page.number], page.text) for page in read.pages]
         missing = len(truth) - len(read.pages)
         accuracy += [0.0] * missing  # a page OCR could not read counts as nothing read
         rows.append(

@@ -19,8 +19,9 @@ from moto.textract.models import TextractBackend
 from certiq.adapters.aws.textract_ocr import TextractOcr, words_by_page
 from certiq.adapters.local.tesseract_ocr import TesseractOcr
 from certiq.errors import OcrUnavailable, TransientError
-from certiq.evaluation.scans import scanned_copy, word_accuracy
+from certiq.evaluation.scans import scanned_copy
 from certiq.ingestion.pdf import ParsedDocument, open_pdf, parse_pdf
+from certiq.ingestion.text_quality import word_agreement
 from certiq.ports import OcrEngine, OcrRequest, OcrWord
 from tests.conftest import build_pdf
 from tests.contract.conftest import Aws
@@ -90,7 +91,7 @@ def test_each_page_is_read_into_its_words_in_reading_order(
         found = read[page.number]
         # THEN nearly every word of the original comes back, in order
         text = " ".join(word.text for word in found)
-        assert word_accuracy(page.text, text) >= 0.9, text
+        assert word_agreement(page.text, text) >= 0.9, text
         # AND each box is a real box inside the page, confidences are shares
         for word in found:
             assert 0 <= word.left < word.right <= 1 and 0 <= word.top < word.bottom <= 1

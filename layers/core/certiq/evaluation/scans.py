@@ -2,7 +2,8 @@
 and laid back into a PDF as an image with no text layer, the way an office scanner leaves it.
 
 Tests and `make bench` read these with OCR and compare the words with the original's text
-layer: a measurement of OCR on pages whose text is known exactly.
+layer (certiq.ingestion.text_quality.word_agreement): a measurement of OCR on pages whose text
+is known exactly.
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ import io
 
 import numpy as np
 import pypdfium2 as pdfium
-
-from certiq.ingestion.text_quality import word_agreement
 
 
 def scanned_copy(
@@ -47,7 +46,3 @@ def scanned_copy(
     finally:
         scan.close()
         source.close()
-
-
-# OCR's word accuracy against the source text is the agreement of its words with the source's.
-word_accuracy = word_agreement

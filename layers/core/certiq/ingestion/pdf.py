@@ -20,12 +20,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pypdfium2  # noqa: F401  (importing it initialises the pdfium library)
 import pypdfium2.raw as pdfium_c
 
+from certiq.config import OcrSettings
 from certiq.errors import IngestionError, OcrUnavailable
 from certiq.ingestion.form_fields import FieldLine, FormReader, with_field_lines
 from certiq.ingestion.furniture import (
@@ -74,13 +75,11 @@ SCAN_MAX_TEXT_CHARS = 50
 
 @dataclass(frozen=True)
 class PageOcr:
-    """How pages without a usable text layer are read: the engine (None: OCR is off), and where
-    the document is stored, for an engine that reads it there."""
+    """How pages without a usable text layer are read: the engine (None: OCR is off), its
+    thresholds, and where the document is stored, for an engine that reads it there."""
 
     engine: OcrEngine | None
-    min_word_confidence: float = 0.4
-    min_page_confidence: float = 0.6
-    min_image_share: float = 0.5
+    settings: OcrSettings = field(default_factory=OcrSettings)
     uri: str | None = None
     version: str | None = None
 
@@ -228,7 +227,7 @@ class PdfFile:
         share = reader.image_share()
         if not page.text:
             return share > 0
-        return self.ocr is not None and share >= self.ocr.min_image_share
+        return self.ocr is not None and share >= self.ocr.settings.min_image_share
 
     def _ocr_page(
         self,
@@ -254,14 +253,14 @@ class PdfFile:
             reader.height,
             reader.rotation,
             found,
-            min_confidence=ocr.min_word_confidence,
+            min_confidence=ocr.settings.min_word_confidence,
             furniture=furniture,
             max_sentence_chars=max_sentence_chars,
             keep_words=words,
         )
         if (
             page is None
-            or (page.ocr_confidence or 0.0) < ocr.min_page_confidence
+            or (page.ocr_confidence or 0.0) < ocr.settings.min_page_confidence
             or garbage_reason(page.text) is not None
         ):
             return None, NO_TEXT_FOUND

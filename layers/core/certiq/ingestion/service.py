@@ -129,9 +129,7 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
             collection=upload.collection,
             ocr=PageOcr(
                 deps.ocr,
-                min_word_confidence=deps.settings.ocr.min_word_confidence,
-                min_page_confidence=deps.settings.ocr.min_page_confidence,
-                min_image_share=deps.settings.ocr.min_image_share,
+                deps.settings.ocr,
                 uri=record.uri,
                 version=original_version(record),
             ),
@@ -193,11 +191,13 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
             "skipped_pages": [
                 SkippedPage(page=page, reason=reason) for page, reason in sorted(skipped.items())
             ],
+            # Pages are read by OCR only when there is an engine (deps.ocr).
             "ocr_pages": [
                 OcrPage(page=page, confidence=confidence, engine=deps.ocr.name)
                 for page, confidence in sorted(ocr_pages.items())
-                if deps.ocr is not None
-            ],
+            ]
+            if deps.ocr is not None
+            else [],
             "doubtful_pages": [
                 DoubtfulPage(page=page, reason=reason) for page, reason in sorted(doubtful.items())
             ],

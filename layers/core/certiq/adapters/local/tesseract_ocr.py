@@ -41,10 +41,6 @@ class TesseractOcr:
         self._timeout = timeout_seconds
         self._command = command
         self._checked: str | None = None  # "" once the binary and its languages were found
-        # Tesseract's OpenMP threads spin against each other: unlimited, a page took 5x longer
-        # on 2 cores (scripts/bench_ocr.py). pytesseract passes the environment on; an
-        # operator's own limit is kept.
-        os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
     def read(self, request: OcrRequest) -> tuple[OcrWord, ...]:
         import pytesseract
@@ -72,6 +68,10 @@ class TesseractOcr:
         """Fails with the packages to install when the binary or a language is missing."""
         if self._checked is None:
             self._checked = self._problem()
+            # Tesseract's OpenMP threads spin against each other: unlimited, a page took 5x
+            # longer on 2 cores (scripts/bench_ocr.py). pytesseract passes the environment on;
+            # an operator's own limit is kept.
+            os.environ.setdefault("OMP_THREAD_LIMIT", "1")
         if self._checked:
             raise OcrUnavailable(self._checked)
 
