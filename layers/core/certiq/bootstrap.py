@@ -6,6 +6,8 @@ boto3 clients to the stack's resources named in settings.aws.
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
 from certiq.adapters.local.clock import SystemClock
@@ -21,6 +23,7 @@ from certiq.ports import (
     ChatModel,
     ClaimSplitter,
     Embedder,
+    InjectionScreen,
     LanguageDetector,
     NameFinder,
     OcrEngine,
@@ -127,7 +130,7 @@ def _local_deps(settings: Settings) -> Deps:
         answers=SqliteVerifiedAnswerStore(db) if settings.reuse.enabled else None,
         rewriter=build_rewriter(settings),
         ocr=build_ocr(settings),
-        **guard_adapters(settings),
+        **guard_adapters(settings, embedder),
     )
 
 
@@ -165,10 +168,12 @@ class GuardAdapters(TypedDict):
     translator: Translator | None
     name_finder: NameFinder | None
     url_checker: UrlChecker | None
+    injection: InjectionScreen | None
 
 
-def guard_adapters(settings: Settings) -> GuardAdapters:
-    """Language identification (offline), and the model-backed guards when a model is set."""
+def guard_adapters(settings: Settings, embedder: Embedder | None = None) -> GuardAdapters:
+    """Language identification and the injection classifier (offline), and the model-backed
+    guards when a model is set. ``embedder`` is reused by the classifier when it is MiniLM."""
     translator: Translator | None = None
     name_finder: NameFinder | None = None
     if settings.llm.provider != "none":
@@ -182,13 +187,42 @@ def guard_adapters(settings: Settings) -> GuardAdapters:
     url_checker: UrlChecker | None = None
     if settings.urls.enabled:
         url_checker = lazy(lambda: _url_checker(settings))
+    injection: InjectionScreen | None = None
+    if settings.validation.injection_classifier:
+        injection = lazy(lambda: _injection_classifier(settings, embedder))
     return GuardAdapters(
         # Built on first use: py3langid loads numpy, which only Translate question needs.
         language=lazy(lambda: _language_detector(settings)),
         translator=translator,
         name_finder=name_finder,
         url_checker=url_checker,
+        injection=injection,
     )
+
+
+def _injection_classifier(settings: Settings, embedder: Embedder | None) -> InjectionScreen:
+    """With MiniLM's vectors where MiniLM is installed (the configured embedder when it is
+    MiniLM, so the model loads once); else the n-gram model alone (the Lambda layer)."""
+    from certiq.adapters.local.minilm import MODEL_NAME, minilm_available
+    from certiq.guardrails.injection import InjectionClassifier
+
+    threshold = settings.validation.injection_threshold
+    if embedder is not None and embedder.name == MODEL_NAME:
+        return InjectionClassifier(embedder, threshold=threshold)
+    if minilm_available(settings.embedding.model_dir):
+        return InjectionClassifier(
+            _shared_minilm(settings.embedding.model_dir), threshold=threshold
+        )
+    return InjectionClassifier(None, threshold=threshold)
+
+
+@cache
+def _shared_minilm(model_dir: Path | None) -> Embedder:
+    """One MiniLM per process for the classifier when search embeds with another model (or
+    none): every Deps built in the process shares its weights."""
+    from certiq.adapters.local.minilm import MiniLmEmbedder
+
+    return MiniLmEmbedder(model_dir)
 
 
 def _url_checker(settings: Settings) -> UrlChecker:
@@ -403,7 +437,7 @@ def _aws_deps(settings: Settings) -> Deps:
         ),
         rewriter=build_rewriter(settings),
         ocr=build_ocr(settings),
-        **guard_adapters(settings),
+        **guard_adapters(settings, embedder),
     )
 
 

@@ -586,7 +586,9 @@ def guard_command(text: str, as_json: bool) -> None:
     settings = click.get_current_context().find_object(Settings) or Settings()
     try:
         adapters = guard_adapters(settings)
-        report = inspect_text(text, settings, adapters["language"], adapters["name_finder"])
+        report = inspect_text(
+            text, settings, adapters["language"], adapters["name_finder"], adapters["injection"]
+        )
     except CertiqError as error:
         raise click.ClickException(str(error)) from error
     if as_json:

@@ -40,6 +40,15 @@ class ValidationSettings(Group):
         default_factory=lambda: ["en", "fr"],
         description="pattern lists applied to every question (certiq/guardrails/patterns/*.json)",
     )
+    injection_classifier: bool = Field(
+        default=True,
+        description="after the pattern lists, a classifier refuses attempts to steer the assistant",
+    )
+    injection_threshold: float | None = Field(
+        default=None,
+        description="the classifier's logit above which a question is refused; default: the "
+        "shipped one (certiq/guardrails/injection_model.md)",
+    )
 
 
 class RedactionSettings(Group):

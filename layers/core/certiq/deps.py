@@ -14,6 +14,7 @@ from certiq.ports import (
     Clock,
     DocumentStore,
     Embedder,
+    InjectionScreen,
     LanguageDetector,
     MetricsSink,
     NameFinder,
@@ -52,3 +53,4 @@ class Deps:
     rewriter: QueryRewriter | None = None  # None: follow-ups are rewritten by rules alone
     archive: CertificateArchive | None = None  # None: the store alone keeps certificates (local)
     ocr: OcrEngine | None = None  # None: pages without a text layer are skipped, saying so
+    injection: InjectionScreen | None = None  # None: the pattern lists alone refuse attempts

@@ -201,6 +201,17 @@ class SearchIndex(Protocol):
     def count(self, tenant: str) -> int: ...
 
 
+class InjectionScreen(Protocol):
+    """Tells attempts to steer the assistant from questions; the pattern lists run first."""
+
+    @property
+    def variant(self) -> str:
+        """Which model decides (reported with each refusal)."""
+        ...
+
+    def is_attack(self, text: str) -> bool: ...
+
+
 class Embedder(Protocol):
     """Dense text embeddings (all-MiniLM-L6-v2 locally, OpenAI in the cloud)."""
 

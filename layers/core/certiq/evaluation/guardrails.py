@@ -20,6 +20,7 @@ from certiq.config import UrlCheckSettings, ValidationSettings
 from certiq.guardrails.pii import DEFAULT_REGIONS, find_entities
 from certiq.guardrails.urls import GuardedUrlChecker
 from certiq.guardrails.validation import TOO_SHORT, validate_question
+from certiq.ports import InjectionScreen
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -81,6 +82,9 @@ class InjectionScore:
     benign: int = 0
     rejected_benign: int = 0
     per_language: dict[str, list[int]] = field(default_factory=dict)  # lang -> [caught, attacks]
+    per_source: dict[str, list[int]] = field(default_factory=dict)  # source -> [refused, lines]
+    # What refused each attack caught: length, pattern or classifier.
+    caught_by: dict[str, int] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
 
     @property
@@ -93,18 +97,27 @@ class InjectionScore:
 
 
 def score_injection(
-    rows: Iterable[dict[str, Any]], settings: ValidationSettings | None = None
+    rows: Iterable[dict[str, Any]],
+    settings: ValidationSettings | None = None,
+    injection: InjectionScreen | None = None,
 ) -> InjectionScore:
     """An attack is caught when Validate rejects it; a benign question must not be rejected
-    (asking for clarification is not a rejection)."""
+    (asking for clarification is not a rejection). ``injection``: the classifier, as the
+    Validate step is given it (None: the pattern lists alone)."""
     settings = settings or ValidationSettings()
     score = InjectionScore()
     for row in rows:
-        validation = validate_question(row["text"], settings)
+        validation = validate_question(row["text"], settings, injection=injection)
         rejected = not validation.ok and validation.reason_code != TOO_SHORT
+        by_source = score.per_source.setdefault(row.get("source", "?"), [0, 0])
+        by_source[0] += rejected
+        by_source[1] += 1
         if row["label"] == "attack":
             score.attacks += 1
             score.caught += rejected
+            if rejected:
+                detector = validation.detector or "other"
+                score.caught_by[detector] = score.caught_by.get(detector, 0) + 1
             counts = score.per_language.setdefault(row.get("language", "?"), [0, 0])
             counts[0] += rejected
             counts[1] += 1

@@ -12,7 +12,7 @@ from certiq.config import Settings
 from certiq.guardrails.pii import find_entities, find_names, mask, resolve_overlaps
 from certiq.guardrails.validation import PII_BLOCKED, status_for, validate_question
 from certiq.models import Validation
-from certiq.ports import LanguageDetector, NameFinder
+from certiq.ports import InjectionScreen, LanguageDetector, NameFinder
 
 
 @dataclass(frozen=True)
@@ -20,6 +20,7 @@ class GuardReport:
     status: str  # ACCEPTED, NEEDS_CLARIFICATION or REJECTED
     reason: str | None
     rule: str | None
+    detector: str | None  # length, pattern or classifier
     message: str | None
     redacted: str
     entities: list[dict[str, object]]
@@ -31,6 +32,7 @@ class GuardReport:
         return {
             "status": self.status,
             "reason": self.reason,
+            "detector": self.detector,
             "redacted": self.redacted,
             "entities": self.entities,
             "language": self.language,
@@ -42,8 +44,9 @@ def inspect_text(
     settings: Settings,
     language: LanguageDetector,
     name_finder: NameFinder | None = None,
+    injection: InjectionScreen | None = None,
 ) -> GuardReport:
-    validation = validate_question(text, settings.validation)
+    validation = validate_question(text, settings.validation, injection=injection)
     entities = find_entities(text, settings.redaction.phone_regions)
     if name_finder is not None and validation.ok:
         names = name_finder.find_names(mask(text, entities).text)
@@ -61,6 +64,7 @@ def inspect_text(
         status=status,
         reason=validation.reason_code,
         rule=validation.rule,
+        detector=validation.detector,
         message=validation.message,
         redacted=result.text,
         entities=[

@@ -4,7 +4,8 @@ Length and emptiness are checked here; profanity, threats and attempts to steer 
 (prompt injection, role-play jailbreaks, requests for its instructions) are matched against the
 pattern lists in certiq/guardrails/patterns/<language>.json, loaded once. Patterns are matched
 against the folded text (certiq.guardrails.normalize), so case, accents, extra spaces,
-zero-width characters, leetspeak and spelled-out letters do not hide a trigger.
+zero-width characters, leetspeak and spelled-out letters do not hide a trigger. What no pattern
+names, the injection classifier (certiq.guardrails.injection) may still refuse.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 from certiq.config import ValidationSettings
 from certiq.guardrails.normalize import fold, strip_invisible
 from certiq.models import QuestionStatus, Validation
+from certiq.ports import InjectionScreen
 from certiq.text import word_count
 
 EMPTY = "EMPTY_QUESTION"
@@ -143,12 +145,16 @@ def find_match(text: str, languages: Sequence[str]) -> Match | None:
 
 
 def validate_question(
-    question: str, settings: ValidationSettings, earlier: Sequence[str] = ()
+    question: str,
+    settings: ValidationSettings,
+    earlier: Sequence[str] = (),
+    injection: InjectionScreen | None = None,
 ) -> Validation:
     """Empty, over-long or abusive questions are refused; very short ones ask for more detail.
 
     ``earlier`` holds the conversation's earlier questions: a short follow-up ("and invoices?")
-    to a question of several words is understood in that context and passes.
+    to a question of several words is understood in that context and passes. ``injection``
+    judges what the pattern lists let through.
     """
     stripped = strip_invisible(question).strip()
     if not stripped:
@@ -158,6 +164,7 @@ def validate_question(
             ok=False,
             reason_code=TOO_LONG,
             message=f"The question is longer than {settings.max_chars} characters; shorten it.",
+            detector="length",
         )
     match = find_match(stripped, settings.pattern_languages)
     if match is not None:
@@ -166,6 +173,15 @@ def validate_question(
             reason_code=match.category,
             message=MESSAGES[match.category],
             rule=match.rule_id,
+            detector="pattern",
+        )
+    if injection is not None and injection.is_attack(stripped):
+        return Validation(
+            ok=False,
+            reason_code=PROMPT_INJECTION,
+            message=MESSAGES[PROMPT_INJECTION],
+            rule=f"classifier.{injection.variant}",
+            detector="classifier",
         )
     if word_count(stripped) < settings.min_words and not any(
         word_count(text) >= settings.min_words for text in earlier

@@ -171,6 +171,10 @@ class Validation(Contract):
         default=None,
         description="the pattern that decided, as language.category.index (never the text)",
     )
+    detector: Literal["length", "pattern", "classifier"] | None = Field(
+        default=None,
+        description="what refused the question: its length, a pattern list or the classifier",
+    )
 
 
 class PiiEntity(Contract):

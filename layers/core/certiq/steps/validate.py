@@ -16,7 +16,7 @@ from certiq.steps.response import build_response
 def validate(state: QuestionState, deps: Deps) -> QuestionState:
     deps.questions.set_status(state.question_id, QuestionStatus.MODERATING_QUESTION)
     validation = validate_question(
-        state.question, deps.settings.validation, earlier_questions(state, deps)
+        state.question, deps.settings.validation, earlier_questions(state, deps), deps.injection
     )
     status = status_for(validation)
     state = state.model_copy(update={"validation": validation, "status": status})
