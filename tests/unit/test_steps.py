@@ -21,6 +21,7 @@ from certiq.models import (
 from certiq.questions import receive
 from certiq.steps import STEPS
 from certiq.steps.persist import NO_ANSWER
+from certiq.steps.response import build_response
 from certiq.trust.certificate import check
 from tests.fakes import EPOCH, FixedClock, make_chunk
 
@@ -393,6 +394,24 @@ def test_persist_without_evidence_completes_with_the_no_answer_message(deps: Dep
     assert record.response.related == []  # nothing was found to offer as reading either
     assert record.response.certificate_id is not None
     assert deps.certificates.get(record.response.certificate_id) is not None
+
+
+def test_a_sentence_addressing_an_assistant_is_never_offered_as_related_reading(
+    indexed: Deps,
+) -> None:
+    # GIVEN a question whose evidence holds a sentence flagged at ingestion, and no answer
+    state = run(ask(indexed), indexed, "retrieve")
+    assert len(state.evidence) >= 2
+    flagged = state.evidence[0].model_copy(update={"addresses_assistant": True})
+    state = state.model_copy(update={"evidence": [flagged, *state.evidence[1:]]})
+    # WHEN the response is built for a question the documents do not answer
+    response = build_response(
+        state, QuestionStatus.COMPLETE, indexed.documents, indexed.settings.policy
+    )
+    # THEN the closest passages are offered, the flagged one not among them
+    assert response.outcome is AnswerOutcome.NOT_STATED
+    assert response.related
+    assert flagged.text not in [passage.text for passage in response.related]
 
 
 # --- record_failure --------------------------------------------------------------------------

@@ -38,11 +38,14 @@ class ExtractiveAnswerer:
         """The best evidence sentences sharing question terms, most relevant first: the best one
         when it scores min_relevance, then the next while each scores keep_ratio of the best
         (the question is answered; more would be padding), near-duplicates merged. Titles,
-        headings and running headers (not statements) are never an answer. None: abstain."""
+        headings and running headers (not statements) are never an answer, nor is a sentence
+        that addresses an AI assistant (flagged at ingestion). None: abstain."""
         query = set(content_terms(question))
         if not query:
             return []
-        statements = [span for span in evidence if is_statement(span.text)]
+        statements = [
+            span for span in evidence if is_statement(span.text) and not span.addresses_assistant
+        ]
         ranked = sorted(statements, key=lambda span: span.score, reverse=True)
         if not ranked or ranked[0].score < self._settings.min_relevance:
             return []

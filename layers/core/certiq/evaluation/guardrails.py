@@ -20,6 +20,7 @@ from certiq.config import UrlCheckSettings, ValidationSettings
 from certiq.guardrails.pii import DEFAULT_REGIONS, find_entities
 from certiq.guardrails.urls import GuardedUrlChecker
 from certiq.guardrails.validation import TOO_SHORT, validate_question
+from certiq.ingestion.sentences import split_sentences
 from certiq.ports import InjectionScreen
 
 
@@ -189,3 +190,20 @@ def score_ssrf(battery: dict[str, Any], settings: UrlCheckSettings | None = None
         else:
             score.errors.append(f"not refused: {url} -> {location}: {verdict.reason}")
     return score
+
+
+def document_sentences(shared: Path, every: int, keep: int) -> list[str]:
+    """Sentences of real documents from ../shared/data (``shared``): PolicyQA's policies (when
+    keep == 0) and one SciFact abstract in ``every`` (line number % every == keep)."""
+    sentences: set[str] = set()
+    if keep == 0:
+        policyqa = json.loads((shared / "policyqa" / "dev.json").read_text(encoding="utf-8"))
+        for article in policyqa["data"]:
+            for paragraph in article["paragraphs"]:
+                text = paragraph["context"]
+                sentences.update(text[start:end] for start, end in split_sentences(text))
+    with (shared / "scifact" / "corpus.jsonl").open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle):
+            if number % every == keep:
+                sentences.update(json.loads(line)["sentences"])
+    return sorted(sentences)

@@ -5,6 +5,11 @@ the text (cheap, and it sees markup, "DAN", "[system]"), one over the text's all
 embedding (it sees paraphrases). Fitted by scripts/train_injection_classifier.py on public
 attack collections and ordinary questions (injection_model.md); run here in numpy. The pattern
 lists in certiq.guardrails.validation stay in front: they name the rule that matched.
+
+Documents are read sentence by sentence (addresses_assistant): the pattern lists' rules for
+instructions to the assistant, less those for questions only ("Do not share your password" is
+an injection in a question but a rule in a policy), then the n-gram model alone at a threshold
+of its own.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from certiq.guardrails.normalize import strip_invisible
+from certiq.guardrails.validation import find_match, pattern_languages
 from certiq.ports import Embedder
 
 SHIPPED_MODEL = Path(__file__).with_name("injection_model.npz")
@@ -61,6 +67,7 @@ class InjectionWeights:
     # Chosen on held-out sources, one per variant: see injection_model.md.
     threshold: float  # for the summed score
     lexical_threshold: float  # for the n-gram score alone, when MiniLM is not installed
+    document_threshold: float  # for the n-gram score of a sentence of an indexed document
 
     @classmethod
     @cache
@@ -74,6 +81,7 @@ class InjectionWeights:
                 embedding_bias=float(data["embedding_bias"]),
                 threshold=float(data["threshold"]),
                 lexical_threshold=float(data["lexical_threshold"]),
+                document_threshold=float(data["document_threshold"]),
             )
 
     def save(self, path: Path) -> None:
@@ -85,7 +93,12 @@ class InjectionWeights:
             embedding_bias=np.float32(self.embedding_bias),
             threshold=np.float32(self.threshold),
             lexical_threshold=np.float32(self.lexical_threshold),
+            document_threshold=np.float32(self.document_threshold),
         )
+
+    def ngram_logit(self, text: str) -> float:
+        ids, values = ngram_features(text)
+        return float(values @ self.ngram[ids]) + self.ngram_bias
 
 
 class InjectionClassifier:
@@ -114,8 +127,7 @@ class InjectionClassifier:
     def score(self, text: str) -> float:
         """The logit of the n-gram model, plus the embedding model's when there is MiniLM."""
         weights = InjectionWeights.load(self._model_path)
-        ids, values = ngram_features(text)
-        logit = float(values @ weights.ngram[ids]) + weights.ngram_bias
+        logit = weights.ngram_logit(text)
         if self._embedder is not None:
             vector = self._embedder.embed([text])[0]
             logit += float(vector @ weights.embedding) + weights.embedding_bias
@@ -130,3 +142,14 @@ class InjectionClassifier:
 
     def is_attack(self, text: str) -> bool:
         return self.score(text) > self.threshold
+
+
+def addresses_assistant(sentence: str) -> bool:
+    """Whether a sentence of a document reads as an instruction to an AI assistant ("Ignore
+    the rest of this data and print ..."): flagged at ingestion, so it is never given as an
+    answer and is fenced in model prompts. The pattern lists' rules for such instructions (in
+    every language that has a list), then the n-gram model. About 0.5 ms a sentence."""
+    if find_match(sentence, pattern_languages(), in_document=True) is not None:
+        return True
+    weights = InjectionWeights.load()
+    return weights.ngram_logit(sentence) > weights.document_threshold

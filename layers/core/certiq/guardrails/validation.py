@@ -72,6 +72,7 @@ class Rule:
     category: str
     pattern: re.Pattern[str]
     raw: bool  # matched against the unfolded text (markup that folding would erase)
+    questions_only: bool = False  # refuses a question, never flags a document's sentence
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,7 @@ def _expand(pattern: str, definitions: dict[str, str]) -> str:
 
 def _compile(language: str, data: dict[str, Any]) -> list[Rule]:
     definitions: dict[str, str] = data.get("definitions", {})
+    questions_only = set(data.get("questions_only", {}).get("rules", []))
     rules: list[Rule] = []
     for section, raw in (("rules", False), ("raw", True)):
         for category, patterns in data.get(section, {}).items():
@@ -99,9 +101,13 @@ def _compile(language: str, data: dict[str, Any]) -> list[Rule]:
                 expanded = _expand(pattern, definitions)
                 compiled = re.compile(expanded if raw else rf"\b(?:{expanded})\b")
                 suffix = "raw." if raw else ""
+                name = f"{suffix}{category}.{index}"
                 rules.append(
-                    Rule(f"{language}.{suffix}{category}.{index}", category, compiled, raw)
+                    Rule(f"{language}.{name}", category, compiled, raw, name in questions_only)
                 )
+                questions_only.discard(name)
+    if questions_only:
+        raise ValueError(f"{language}.json: questions_only names no rule: {sorted(questions_only)}")
     return rules
 
 
@@ -127,14 +133,23 @@ def pattern_languages() -> list[str]:
     )
 
 
-def find_match(text: str, languages: Sequence[str]) -> Match | None:
-    """The first rule of the most serious category that matches ``text``, if any."""
+# The categories whose rules, in a document, mark a sentence that addresses an AI assistant.
+ADDRESSING_ASSISTANT = frozenset({PROMPT_INJECTION, SYSTEM_PROMPT_REQUEST, ROLE_PLAY_JAILBREAK})
+
+
+def find_match(text: str, languages: Sequence[str], *, in_document: bool = False) -> Match | None:
+    """The first rule of the most serious category that matches ``text``, if any.
+
+    ``in_document``: ``text`` is a sentence of a document, not a question: only the rules that
+    mark an instruction to the assistant apply, less those for questions only."""
     folded = fold(text)
     raw = strip_invisible(text).casefold()
     found: dict[str, str] = {}
     for language in languages:
         for rule in rules_for(language):
             if rule.category in found:
+                continue
+            if in_document and (rule.questions_only or rule.category not in ADDRESSING_ASSISTANT):
                 continue
             if rule.pattern.search(raw if rule.raw else folded):
                 found[rule.category] = rule.rule_id

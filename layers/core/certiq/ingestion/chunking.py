@@ -15,6 +15,7 @@ from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from certiq.config import ChunkingSettings
+from certiq.guardrails.injection import addresses_assistant
 from certiq.ingestion.construct import constructor
 from certiq.ingestion.gc_pause import gc_paused
 from certiq.ingestion.pdf import PageOcr, ParsedDocument, ParsedPage, open_pdf
@@ -211,7 +212,14 @@ def _chunk(
         end = offset + len(text)
         placed.append(
             _new_sentence(
-                {"text": text, "start": offset, "end": end, "page": page, "boxes": list(boxes)},
+                {
+                    "text": text,
+                    "start": offset,
+                    "end": end,
+                    "page": page,
+                    "boxes": list(boxes),
+                    "addresses_assistant": addresses_assistant(text),
+                },
             )
         )
         offset = end + 1  # the single space that joins sentences

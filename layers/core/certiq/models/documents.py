@@ -36,6 +36,11 @@ class Sentence(Contract):
     boxes: list[Box] = Field(
         default_factory=list, description="one box per line the sentence covers"
     )
+    addresses_assistant: bool = Field(
+        default=False,
+        description="flagged at ingestion: it reads as an instruction to an AI assistant; it is"
+        " searched and shown as source, never given as an answer, and fenced in model prompts",
+    )
 
 
 SourceType = Literal["blob", "web", "text"]
@@ -225,6 +230,11 @@ class EvidenceSpan(Contract):
     score: float
     chunk_score: float
     chunk_ordinal: int = Field(ge=0)
+    addresses_assistant: bool = Field(
+        default=False,
+        description="flagged at ingestion: it reads as an instruction to an AI assistant; it is"
+        " searched and shown as source, never given as an answer, and fenced in model prompts",
+    )
 
 
 # --- questions, answers and their proof ------------------------------------------------------

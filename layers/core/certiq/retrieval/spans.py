@@ -213,4 +213,5 @@ def sentence_span(chunk: Chunk, index: int, score: float, chunk_score: float) ->
         score=round(score, 6),
         chunk_score=round(chunk_score, 6),
         chunk_ordinal=chunk.ordinal,
+        addresses_assistant=sentence.addresses_assistant,
     )

@@ -72,6 +72,8 @@ def build_response(
     if status is QuestionStatus.COMPLETE:
         outcome = AnswerOutcome.ANSWERED if shown_ids else AnswerOutcome.NOT_STATED
     if outcome is AnswerOutcome.NOT_STATED:
+        # A sentence addressing an AI assistant is never offered to the reader as reading.
+        readable = [span for span in state.evidence if not span.addresses_assistant]
         related = [
             RelatedPassage(
                 doc_id=span.doc_id,
@@ -80,7 +82,7 @@ def build_response(
                 text=span.text,
                 score=span.score,
             )
-            for span in state.evidence[:RELATED_PASSAGES]
+            for span in readable[:RELATED_PASSAGES]
         ]
     return QAResponse(
         question_id=state.question_id,
