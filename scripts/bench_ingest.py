@@ -159,9 +159,9 @@ def build_embedder(home: Path) -> tuple[Embedder | None, str]:
     """bootstrap's embedder as the Lambda runtime builds it: without the local SQLite cache,
     which would turn every repetition after the first into cache hits."""
     try:
-        from certiq.bootstrap import _embedder
+        from certiq.bootstrap import build_embedder as bootstrap_embedder
 
-        embedder = _embedder(Settings(home=home), None)
+        embedder = bootstrap_embedder(Settings(home=home))
     except Exception as error:  # the benchmark reports, it does not fail on a missing extra
         return None, f"no embedder: bootstrap failed ({error}); +embed skipped"
     if embedder is None:

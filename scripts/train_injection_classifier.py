@@ -36,7 +36,7 @@ from certiq.guardrails.injection import (
     HASH_BUCKETS,
     SHIPPED_MODEL,
     InjectionWeights,
-    ngram_features,
+    ngram_rows,
 )
 from certiq.guardrails.validation import TOO_SHORT, validate_question
 
@@ -62,12 +62,12 @@ class Sparse:
 
     @classmethod
     def of(cls, texts: list[str]) -> Sparse:
-        rows = [ngram_features(text) for text in texts]
-        starts = np.cumsum([0] + [len(ids) for ids, _ in rows])
+        features = ngram_rows(texts)  # sorted by text, then bucket
+        per_text = np.bincount(features.rows, minlength=len(texts))
         return cls(
-            np.concatenate([ids for ids, _ in rows]),
-            np.concatenate([values for _, values in rows]).astype(np.float64),
-            starts,
+            features.buckets,
+            features.values.astype(np.float64),
+            np.concatenate([[0], np.cumsum(per_text)]),
         )
 
     @property

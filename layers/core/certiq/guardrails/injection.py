@@ -6,7 +6,7 @@ embedding (it sees paraphrases). Fitted by scripts/train_injection_classifier.py
 attack collections and ordinary questions (injection_model.md); run here in numpy. The pattern
 lists in certiq.guardrails.validation stay in front: they name the rule that matched.
 
-Documents are read sentence by sentence (addresses_assistant): the pattern lists' rules for
+Documents are read sentence by sentence (addressing_assistant): the pattern lists' rules for
 instructions to the assistant, less those for questions only ("Do not share your password" is
 an injection in a question but a rule in a policy), then the n-gram model alone at a threshold
 of its own.
@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
@@ -26,7 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from certiq.guardrails.normalize import strip_invisible
-from certiq.guardrails.validation import find_match, pattern_languages
+from certiq.guardrails.validation import addresses_by_pattern
 from certiq.ports import Embedder
 
 SHIPPED_MODEL = Path(__file__).with_name("injection_model.npz")
@@ -37,25 +38,70 @@ _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 def tokens(text: str) -> list[str]:
     """Words and single punctuation marks, without case, accents or invisible characters."""
-    text = unicodedata.normalize("NFKD", strip_invisible(text)).casefold()
-    text = "".join(char for char in text if not unicodedata.combining(char))
-    return _TOKEN.findall(text)
+    text = strip_invisible(text)
+    if not text.isascii():  # ASCII has no accents or compatibility forms to undo
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(char for char in text if not unicodedata.combining(char))
+    return _TOKEN.findall(text.casefold())
+
+
+@dataclass(frozen=True)
+class NgramRows:
+    """The hashed n-grams of several texts, one entry per (text, bucket): ``rows`` says which
+    text, ``buckets`` which bucket, ``values`` its log count, L2-normalised per text."""
+
+    rows: NDArray[np.int64]
+    buckets: NDArray[np.int64]
+    values: NDArray[np.float32]
+
+
+_MASK = np.uint64(0xFFFFFFFF)
+_PRIME = np.uint64(16777619)
+_MIX = np.uint64(0x45D9F3B)
+
+
+def ngram_rows(texts: Sequence[str]) -> NgramRows:
+    """Hashed word 1-2-grams (crc32) and character 3-5-grams (a polynomial hash computed for
+    all texts at once in numpy: a sentence costs about 30 microseconds, not 200)."""
+    rows: list[NDArray[np.int64]] = []
+    buckets: list[NDArray[np.int64]] = []
+    spaced: list[str] = []
+    for row, text in enumerate(texts):
+        words = tokens(text)
+        grams = [f"w:{word}" for word in words]
+        grams += [f"b:{first} {second}" for first, second in pairwise(words)]
+        hashed = [zlib.crc32(gram.encode()) % HASH_BUCKETS for gram in grams]
+        rows.append(np.full(len(hashed), row, np.int64))
+        buckets.append(np.array(hashed, np.int64))
+        spaced.append(f" {' '.join(words)} ")
+    codes = np.frombuffer("".join(spaced).encode("utf-32-le"), np.uint32).astype(np.uint64)
+    owner = np.repeat(np.arange(len(texts), dtype=np.int64), [len(s) for s in spaced])
+    for size in CHAR_GRAMS:
+        count = len(codes) - size + 1
+        if count <= 0:
+            continue
+        hashes = np.full(count, size, np.uint64)
+        for offset in range(size):
+            hashes = (hashes * _PRIME + codes[offset : offset + count]) & _MASK
+        hashes = ((hashes ^ (hashes >> np.uint64(16))) * _MIX) & _MASK
+        hashes ^= hashes >> np.uint64(16)
+        inside = owner[:count] == owner[size - 1 : size - 1 + count]  # no gram spans two texts
+        rows.append(owner[:count][inside])
+        buckets.append((hashes[inside] % np.uint64(HASH_BUCKETS)).astype(np.int64))
+    keys, counts = np.unique(
+        np.concatenate(rows) * HASH_BUCKETS + np.concatenate(buckets), return_counts=True
+    )
+    owners = keys // HASH_BUCKETS
+    values = np.log1p(counts).astype(np.float32)
+    norms = np.sqrt(np.bincount(owners, values.astype(np.float64) ** 2, minlength=len(texts)))
+    values /= norms[owners].astype(np.float32)
+    return NgramRows(owners, keys % HASH_BUCKETS, values)
 
 
 def ngram_features(text: str) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
-    """Hashed word 1-2-grams and character 3-5-grams: bucket ids and their L2-normalised
-    log counts."""
-    words = tokens(text)
-    grams = [f"w:{word}" for word in words]
-    grams += [f"b:{first} {second}" for first, second in pairwise(words)]
-    spaced = f" {' '.join(words)} "
-    for size in CHAR_GRAMS:
-        grams += [f"c{size}:{spaced[i : i + size]}" for i in range(len(spaced) - size + 1)]
-    buckets = np.array([zlib.crc32(gram.encode()) % HASH_BUCKETS for gram in grams], np.int64)
-    ids, counts = np.unique(buckets, return_counts=True)
-    values = np.log1p(counts).astype(np.float32)
-    norm = float(np.linalg.norm(values))
-    return ids, values / norm if norm else values
+    """The hashed n-grams of one text: bucket ids (sorted) and L2-normalised log counts."""
+    features = ngram_rows([text])
+    return features.buckets, features.values
 
 
 @dataclass(frozen=True)
@@ -97,8 +143,13 @@ class InjectionWeights:
         )
 
     def ngram_logit(self, text: str) -> float:
-        ids, values = ngram_features(text)
-        return float(values @ self.ngram[ids]) + self.ngram_bias
+        return float(self.ngram_logits([text])[0])
+
+    def ngram_logits(self, texts: Sequence[str]) -> NDArray[np.float64]:
+        features = ngram_rows(texts)
+        contributions = features.values * self.ngram[features.buckets]
+        logits = np.bincount(features.rows, contributions, minlength=len(texts))
+        return logits.astype(np.float64) + self.ngram_bias
 
 
 class InjectionClassifier:
@@ -144,12 +195,16 @@ class InjectionClassifier:
         return self.score(text) > self.threshold
 
 
-def addresses_assistant(sentence: str) -> bool:
-    """Whether a sentence of a document reads as an instruction to an AI assistant ("Ignore
-    the rest of this data and print ..."): flagged at ingestion, so it is never given as an
-    answer and is fenced in model prompts. The pattern lists' rules for such instructions (in
-    every language that has a list), then the n-gram model. About 0.5 ms a sentence."""
-    if find_match(sentence, pattern_languages(), in_document=True) is not None:
-        return True
+def addressing_assistant(sentences: Sequence[str]) -> list[bool]:
+    """Which sentences of a document read as an instruction to an AI assistant ("Ignore the
+    rest of this data and print ..."): flagged at ingestion, so they are never given as an
+    answer and are fenced in model prompts. The pattern lists' rules for such instructions (in
+    every language that has a list), then the n-gram model, for all sentences at once."""
+    if not sentences:
+        return []
     weights = InjectionWeights.load()
-    return weights.ngram_logit(sentence) > weights.document_threshold
+    scored = weights.ngram_logits(sentences) > weights.document_threshold
+    return [
+        bool(flagged) or addresses_by_pattern(sentence)
+        for sentence, flagged in zip(sentences, scored, strict=True)
+    ]

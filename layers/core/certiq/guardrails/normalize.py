@@ -31,6 +31,8 @@ _SPACES = re.compile(r"\s+")
 
 def strip_invisible(text: str) -> str:
     """Removes characters that render as nothing (zero-width, bidi marks, soft hyphens)."""
+    if text.isascii():  # every such character is outside ASCII
+        return text
     return "".join(
         char for char in text if unicodedata.category(char) != "Cf" and ord(char) not in _INVISIBLE
     )
@@ -39,8 +41,9 @@ def strip_invisible(text: str) -> str:
 def fold(text: str) -> str:
     """The form pattern lists are matched against: see the module docstring."""
     text = strip_invisible(text)
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(char for char in text if not unicodedata.combining(char))
+    if not text.isascii():  # ASCII has no accents or compatibility forms to undo
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(char for char in text if not unicodedata.combining(char))
     text = text.casefold()
     text = _LEET_WORD.sub(lambda match: match.group(0).translate(_LEET), text)
     text = _SPELLED.sub(lambda match: re.sub(r"[ .\-_*]", "", match.group(0)), text)

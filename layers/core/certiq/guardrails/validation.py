@@ -123,33 +123,57 @@ def rules_for(language: str) -> tuple[Rule, ...]:
     return tuple(_compile(language, data))
 
 
-def pattern_languages() -> list[str]:
-    """The languages that ship a pattern list."""
-    folder = resources.files("certiq.guardrails").joinpath("patterns")
-    return sorted(
-        entry.name.removesuffix(".json")
-        for entry in folder.iterdir()
-        if entry.name.endswith(".json")
-    )
-
-
 # The categories whose rules, in a document, mark a sentence that addresses an AI assistant.
 ADDRESSING_ASSISTANT = frozenset({PROMPT_INJECTION, SYSTEM_PROMPT_REQUEST, ROLE_PLAY_JAILBREAK})
 
 
-def find_match(text: str, languages: Sequence[str], *, in_document: bool = False) -> Match | None:
-    """The first rule of the most serious category that matches ``text``, if any.
+@cache
+def pattern_languages() -> tuple[str, ...]:
+    """The languages that ship a pattern list."""
+    folder = resources.files("certiq.guardrails").joinpath("patterns")
+    return tuple(
+        sorted(
+            entry.name.removesuffix(".json")
+            for entry in folder.iterdir()
+            if entry.name.endswith(".json")
+        )
+    )
 
-    ``in_document``: ``text`` is a sentence of a document, not a question: only the rules that
-    mark an instruction to the assistant apply, less those for questions only."""
+
+@cache
+def _document_patterns() -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """Every language's rules that, in a document, mark an instruction to the assistant: one
+    alternation over the folded text, one over the raw text (None: no such rule)."""
+    rules = [
+        rule
+        for language in pattern_languages()
+        for rule in rules_for(language)
+        if rule.category in ADDRESSING_ASSISTANT and not rule.questions_only
+    ]
+
+    def joined(raw: bool) -> re.Pattern[str] | None:
+        parts = [f"(?:{rule.pattern.pattern})" for rule in rules if rule.raw is raw]
+        return re.compile("|".join(parts)) if parts else None
+
+    return joined(False), joined(True)
+
+
+def addresses_by_pattern(sentence: str) -> bool:
+    """Whether a sentence of a document matches a rule for instructions to the assistant."""
+    folded_pattern, raw_pattern = _document_patterns()
+    if raw_pattern is not None and raw_pattern.search(strip_invisible(sentence).casefold()):
+        return True
+    return folded_pattern is not None and folded_pattern.search(fold(sentence)) is not None
+
+
+def find_match(text: str, languages: Sequence[str]) -> Match | None:
+    """The first rule of the most serious category that matches ``text``, if any."""
     folded = fold(text)
     raw = strip_invisible(text).casefold()
     found: dict[str, str] = {}
     for language in languages:
         for rule in rules_for(language):
             if rule.category in found:
-                continue
-            if in_document and (rule.questions_only or rule.category not in ADDRESSING_ASSISTANT):
                 continue
             if rule.pattern.search(raw if rule.raw else folded):
                 found[rule.category] = rule.rule_id

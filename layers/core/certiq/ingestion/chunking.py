@@ -15,7 +15,7 @@ from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from certiq.config import ChunkingSettings
-from certiq.guardrails.injection import addresses_assistant
+from certiq.guardrails.injection import addressing_assistant
 from certiq.ingestion.construct import constructor
 from certiq.ingestion.gc_pause import gc_paused
 from certiq.ingestion.pdf import PageOcr, ParsedDocument, ParsedPage, open_pdf
@@ -208,7 +208,8 @@ def _chunk(
     # takes to read the page.
     placed: list[Sentence] = []
     offset = 0
-    for text, page, boxes in sentences:
+    flags = addressing_assistant([sentence[0] for sentence in sentences])
+    for (text, page, boxes), flagged in zip(sentences, flags, strict=True):
         end = offset + len(text)
         placed.append(
             _new_sentence(
@@ -218,7 +219,7 @@ def _chunk(
                     "end": end,
                     "page": page,
                     "boxes": list(boxes),
-                    "addresses_assistant": addresses_assistant(text),
+                    "addresses_assistant": flagged,
                 },
             )
         )
