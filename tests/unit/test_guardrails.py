@@ -289,6 +289,31 @@ def test_langid_detector(text: str, language: str) -> None:
     assert 0.0 <= confidence <= 1.0
 
 
+def test_the_unpacked_langid_model_is_kept_and_read_back_alike(tmp_path: Path) -> None:
+    from certiq.guardrails import language
+
+    texts = [
+        "How long are backups of customer data kept?",
+        "Combien de temps les sauvegardes sont-elles conservées ?",
+        "Сколько хранятся резервные копии?",
+    ]
+    settings = TranslationSettings(languages=["en", "fr", "ru", "de"])
+    bundled = [LangIdDetector(settings).identify(text) for text in texts]
+    # GIVEN the bundled model, unpacked by a process that has a cache folder
+    language._identifiers.clear()
+    LangIdDetector(settings, tmp_path).identify(texts[0])
+    (kept,) = tmp_path.glob("py3langid-*-de-en-fr-ru.npz")
+    # WHEN a new process (the in-memory model forgotten) reads the kept copy
+    language._identifiers.clear()
+    # THEN the answers are the bundled model's
+    assert [LangIdDetector(settings, tmp_path).identify(text) for text in texts] == bundled
+    # AND a damaged copy is replaced, never trusted
+    kept.write_bytes(b"not a model")
+    language._identifiers.clear()
+    assert [LangIdDetector(settings, tmp_path).identify(text) for text in texts] == bundled
+    assert kept.stat().st_size > 1000
+
+
 def test_protect_and_restore_round_trip_and_refuse_damage() -> None:
     text = 'Kept 35 days [C1] per "the policy" at https://example.com/p.pdf, ask [EMAIL_1].'
     protected = protect(text)

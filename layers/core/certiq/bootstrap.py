@@ -234,7 +234,9 @@ def _url_checker(settings: Settings) -> UrlChecker:
 def _language_detector(settings: Settings) -> LanguageDetector:
     from certiq.guardrails.language import LangIdDetector
 
-    return LangIdDetector(settings.translation)
+    # Locally the unpacked model is kept beside the data; a Lambda has nowhere lasting to keep it.
+    cache_dir = settings.home / "cache" if settings.runtime == "local" else None
+    return LangIdDetector(settings.translation, cache_dir)
 
 
 def build_verifier(settings: Settings) -> Verifier:

@@ -7,9 +7,13 @@ languages, which answers "und" when it cannot tell.
 
 from __future__ import annotations
 
+import importlib.metadata
 import re
-from functools import cache
-from typing import TYPE_CHECKING
+import threading
+import zipfile
+from array import array
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from certiq.config import TranslationSettings
 from certiq.text import word_count, words
@@ -55,16 +59,92 @@ class FunctionWordDetector:
         return best, round(ranked[0] / sum(ranked), 4)
 
 
-@cache
-def _identifier(languages: tuple[str, ...]) -> LanguageIdentifier:
-    """py3langid's model (bundled with the package, nothing downloaded), loaded once (~2 s)."""
+_identifiers: dict[tuple[str, ...], LanguageIdentifier] = {}
+_loading = threading.Lock()
+
+
+def _identifier(languages: tuple[str, ...], cache_dir: Path | None) -> LanguageIdentifier:
+    """py3langid's model for ``languages``, loaded once per process (whichever detector asks
+    first decides where it is cached)."""
+    identifier = _identifiers.get(languages)
+    if identifier is None:
+        with _loading:
+            identifier = _identifiers.get(languages)
+            if identifier is None:
+                identifier = _identifiers[languages] = _load_identifier(languages, cache_dir)
+    return identifier
+
+
+def _load_identifier(languages: tuple[str, ...], cache_dir: Path | None) -> LanguageIdentifier:
+    """py3langid's model (bundled with the package, nothing downloaded).
+
+    The bundled model is LZMA-compressed: unpacking it takes about 0.4 s, most of a CLI
+    question's start-up. With a ``cache_dir`` the model, restricted to ``languages``, is kept
+    there uncompressed after the first load, and read back in a few milliseconds."""
     # Imported here: py3langid loads numpy, which steps importing UNDETERMINED (every Lambda
     # function, through certiq.steps) should not pay for on a cold start.
     from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
+    cached = None
+    if cache_dir is not None:
+        version = importlib.metadata.version("py3langid")
+        cached = cache_dir / f"py3langid-{version}-{'-'.join(languages)}.npz"
+        try:
+            return _read_identifier(cached)
+        except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
+            pass  # absent or unreadable: built from the bundled model below
     identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
     identifier.set_languages(list(languages))
+    if cached is not None:
+        _write_identifier(identifier, cached)
     return identifier
+
+
+def _write_identifier(identifier: LanguageIdentifier, path: Path) -> None:
+    import numpy as np
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".partial.npz")
+    np.savez(
+        partial,
+        ptc=np.asarray(identifier.nb_ptc),
+        pc=np.asarray(identifier.nb_pc),
+        classes=np.array(identifier.nb_classes),
+        nextmove=_numbers(identifier.tk_nextmove),
+        row=_numbers(identifier.tk_row),
+        output=np.asarray(identifier.tk_output),
+    )
+    partial.replace(path)  # readers never see half a file
+
+
+def _read_identifier(path: Path) -> LanguageIdentifier:
+    import numpy as np
+    from py3langid.langid import LanguageIdentifier
+
+    with np.load(path, allow_pickle=False) as data:
+        return LanguageIdentifier(
+            data["ptc"],
+            data["pc"],
+            data["classes"].tolist(),
+            _compact(data["nextmove"]),
+            data["output"].tolist(),
+            norm_probs=True,
+            tk_row=_compact(data["row"]),
+        )
+
+
+def _numbers(values: array[int]) -> Any:
+    """py3langid's state tables (stdlib arrays) as numpy arrays of the same width."""
+    import numpy as np
+
+    return np.frombuffer(values, dtype=f"u{values.itemsize}")
+
+
+def _compact(values: Any) -> array[int]:
+    """The reverse of _numbers: the stdlib array py3langid walks."""
+    table = array({2: "H", 4: "I", 8: "Q"}[values.dtype.itemsize])
+    table.frombytes(values.tobytes())
+    return table
 
 
 # Placeholders ([EMAIL_1]), citation markers and URLs say nothing about the language.
@@ -78,7 +158,8 @@ class LangIdDetector:
     or mixed texts) the function-word detector decides, and may say "und".
     """
 
-    def __init__(self, settings: TranslationSettings) -> None:
+    def __init__(self, settings: TranslationSettings, cache_dir: Path | None = None) -> None:
+        self._cache_dir = cache_dir
         self._languages = tuple(sorted(set(settings.languages)))
         self._min_confidence = settings.min_confidence
         self._fallback = FunctionWordDetector()
@@ -88,7 +169,7 @@ class LangIdDetector:
         text = _NOT_LANGUAGE.sub(" ", text)
         if word_count(text) < 2:
             return UNDETERMINED, 0.0
-        language, probability = _identifier(self._languages).classify(text)
+        language, probability = _identifier(self._languages, self._cache_dir).classify(text)
         if probability >= self._min_confidence:
             return str(language), round(float(probability), 4)
         return self._fallback.identify(text)
