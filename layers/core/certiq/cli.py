@@ -232,6 +232,10 @@ def _readable(response: QAResponse) -> str:
     lines = [f"Question: {response.question}", f"Status:   {response.status.value}"]
     if response.outcome is not None:
         lines.append(f"Outcome:  {response.outcome.value}")
+    refusal = response.validation
+    if refusal is not None and not refusal.ok and refusal.reason_code:
+        refused_by = f" (refused by {refusal.detector})" if refusal.detector else ""
+        lines.append(f"Reason:   {refusal.reason_code}{refused_by}")
     if response.answer:
         lines += ["", "Answer:", f"  {response.answer}"]
     if response.message:
