@@ -6,12 +6,14 @@ import io
 import json
 import sqlite3
 import struct
+import sys
 import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
 from email.message import Message
@@ -548,6 +550,28 @@ def test_a_page_is_rendered_as_png_at_the_configured_resolution_and_revalidated(
     cached = list((api.deps.settings.home / "page-cache").rglob("*.png"))
     assert len(cached) == 1
     assert api.fetch("GET", path)[2] == data
+
+
+def test_requests_served_at_once_each_get_their_own_answer(api: Api) -> None:
+    # GIVEN the requests the page sends together when a citation opens: the document's record
+    # (for the OCR note) and the page image, many times over on the server's worker threads
+    backups = next(d for d in api.documents if d.file_name == "backups.pdf")
+    paths = [f"/v1/documents/{backups.doc_id}", f"/v1/documents/{backups.doc_id}/pages/2.png"]
+    api.fetch("GET", paths[1])  # rendered once, so every later request is quick
+    # WHEN 200 of them arrive at once, threads switching as often as they can (the server runs
+    # in this process), as on a busy machine
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        with ThreadPoolExecutor(max_workers=16) as pool:
+            results = list(pool.map(lambda i: api.fetch("GET", paths[i % 2]), range(200)))
+    finally:
+        sys.setswitchinterval(interval)
+    # THEN every one is answered, each with its own kind of body
+    assert [status for status, _, _ in results] == [200] * 200
+    for index, (_, headers, _) in enumerate(results):
+        expected = "image/png" if index % 2 else "application/json"
+        assert headers["Content-Type"].startswith(expected)
 
 
 def test_pages_that_do_not_exist_are_404_or_422(api: Api) -> None:

@@ -44,6 +44,14 @@ BACKLOG: Final = 256
 THREADS: Final = 8
 # Requests in flight at shutdown get this long to finish.
 GRACE_SECONDS: Final = 10
+# Powertools keeps the request being resolved in class attributes (BaseRouter.current_event,
+# lambda_context), shared by every resolver in the process: it serves one request at a time, as
+# a Lambda does. Resolved concurrently, a page image fetched while the page asked for its
+# document's record was answered with the record, or failed (a 500, and no image); a question
+# could be read from another request's body. Requests are read and answered in parallel; the
+# router runs one at a time. Questions run in the background unless ?wait=true, and page images
+# are rendered once and then served from the cache.
+_ONE_AT_A_TIME: Final = threading.Lock()
 
 StartResponse = Callable[[str, list[tuple[str, str]]], Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -148,7 +156,8 @@ def _dispatch(
     # as a fragment. API Gateway hands the router the path as the client wrote it.
     raw_path = environ.get("REQUEST_URI") or path
     event = to_event("GET" if method == "HEAD" else method, raw_path, headers, body)
-    result = app.resolve(event, cast(LambdaContext, _LocalContext()))
+    with _ONE_AT_A_TIME:
+        result = app.resolve(event, cast(LambdaContext, _LocalContext()))
     payload = result.get("body") or ""
     data = base64.b64decode(payload) if result.get("isBase64Encoded") else payload.encode("utf-8")
     response_headers = {name: str(value) for name, value in (result.get("headers") or {}).items()}
