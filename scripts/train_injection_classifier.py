@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -75,9 +77,9 @@ class Sparse:
         return np.repeat(np.arange(len(self.starts) - 1), np.diff(self.starts))
 
     def dot(self, weights: F) -> F:
-        return np.bincount(
-            self.row_of_entry, self.values * weights[self.ids], minlength=len(self.starts) - 1
-        )
+        products = self.values * weights[self.ids]
+        sums = np.bincount(self.row_of_entry, products, minlength=len(self.starts) - 1)
+        return sums.astype(np.float64)
 
     def take(self, mask: NDArray[np.bool_]) -> Sparse:
         pieces = [slice(self.starts[i], self.starts[i + 1]) for i in np.flatnonzero(mask)]
@@ -90,7 +92,13 @@ class Sparse:
 
 
 def adam_logistic(
-    logits: object, gradient_of: object, size: int, labels: F, weights: F, l2: float, steps: int
+    logits: Callable[[F], NDArray[Any]],
+    gradient_of: Callable[[F], NDArray[Any]],
+    size: int,
+    labels: F,
+    weights: F,
+    l2: float,
+    steps: int,
 ) -> tuple[F, float]:
     """Full-batch Adam on the weighted logistic loss; deterministic."""
     w = np.zeros(size)
@@ -98,9 +106,9 @@ def adam_logistic(
     m = np.zeros(size)
     v = np.zeros(size)
     for step in range(1, steps + 1):
-        p = 1 / (1 + np.exp(-(logits(w) + bias)))  # type: ignore[operator]
+        p = 1 / (1 + np.exp(-(logits(w) + bias)))
         residual = (p - labels) * weights
-        g = gradient_of(residual) + l2 * w  # type: ignore[operator]
+        g = gradient_of(residual) + l2 * w
         m = 0.9 * m + 0.1 * g
         v = 0.999 * v + 0.001 * g * g
         w -= 0.05 * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
@@ -305,7 +313,8 @@ def main() -> None:
     held_texts = [row["text"] for row in holdout]
     held_labels = np.array([row["label"] == "attack" for row in holdout])
     held_patterns = pattern_refusals(held_texts)
-    full, lexical = scores(model, Sparse.of(held_texts), embedder.embed(held_texts))
+    held_vectors = embedder.embed(held_texts).astype(np.float64)
+    full, lexical = scores(model, Sparse.of(held_texts), held_vectors)
     for variant, held_scores, threshold in (
         ("n-grams + embedding", full, thresholds[0]),
         ("n-grams alone", lexical, thresholds[1]),

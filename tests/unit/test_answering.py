@@ -6,7 +6,7 @@ from certiq.answering.citations import assemble
 from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.answering.prompts import FENCE, evidence_title, labelled_evidence
 from certiq.config import AnswerSettings, RetrievalSettings
-from certiq.models import DraftSentence, SearchHit
+from certiq.models import DraftSentence, EvidenceSpan, SearchHit
 from certiq.retrieval.spans import select_spans
 from tests.fakes import make_chunk
 
@@ -82,13 +82,18 @@ PLANTED = (
 )
 
 
-def test_a_sentence_that_addresses_an_assistant_is_never_an_answer() -> None:
-    # GIVEN a chunk whose second sentence is an instruction planted for a model, flagged as
-    # ingestion flags it
+def planted_spans() -> list[EvidenceSpan]:
+    """The spans of a chunk whose second sentence is an instruction planted for a model,
+    flagged as ingestion flags it."""
     chunk = make_chunk(PLANTED, doc_id="planted")
     flagged = chunk.sentences[1].model_copy(update={"addresses_assistant": True})
     chunk = chunk.model_copy(update={"sentences": [chunk.sentences[0], flagged]})
-    spans = select_spans(QUESTION, [SearchHit(chunk=chunk, score=3.0)], max_spans=10)
+    return select_spans(QUESTION, [SearchHit(chunk=chunk, score=3.0)], max_spans=10)
+
+
+def test_a_sentence_that_addresses_an_assistant_is_never_an_answer() -> None:
+    # GIVEN a chunk whose second sentence is an instruction planted for a model
+    spans = planted_spans()
     # WHEN the offline answerer picks its sentences
     assert any(span.addresses_assistant for span in spans)
     draft = ExtractiveAnswerer(AnswerSettings(max_sentences=3, min_overlap=0.2)).select(
@@ -101,10 +106,7 @@ def test_a_sentence_that_addresses_an_assistant_is_never_an_answer() -> None:
 
 
 def test_a_model_is_told_which_passage_addresses_an_assistant() -> None:
-    chunk = make_chunk(PLANTED, doc_id="planted")
-    flagged = chunk.sentences[1].model_copy(update={"addresses_assistant": True})
-    chunk = chunk.model_copy(update={"sentences": [chunk.sentences[0], flagged]})
-    spans = select_spans(QUESTION, [SearchHit(chunk=chunk, score=3.0)], max_spans=10)
+    spans = planted_spans()
     by_flag = {span.addresses_assistant: span for span in spans}
     # The fence is in the title: the text stays verbatim for the provider's citations.
     assert FENCE in evidence_title(by_flag[True])

@@ -98,12 +98,6 @@ def ngram_rows(texts: Sequence[str]) -> NgramRows:
     return NgramRows(owners, keys % HASH_BUCKETS, values)
 
 
-def ngram_features(text: str) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
-    """The hashed n-grams of one text: bucket ids (sorted) and L2-normalised log counts."""
-    features = ngram_rows([text])
-    return features.buckets, features.values
-
-
 @dataclass(frozen=True)
 class InjectionWeights:
     ngram: NDArray[np.float32]  # (HASH_BUCKETS,)
