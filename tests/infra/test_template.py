@@ -251,6 +251,110 @@ def test_function_environment_only_names_settings_variables(
     assert variables["CERTIQ_RUNTIME"] == "aws"
 
 
+# What each function's step (certiq.steps.<name>, or the handler's own code) uses. Each function's
+# environment names exactly these, and its Policies reach each resource among them.
+USES: dict[str, set[str]] = {
+    "ingest": {"bucket", "documents", "index"},
+    "validate": {"questions", "documents"},
+    "redact": {"questions", "documents", "models"},
+    "translate": {"models"},
+    "retrieve": {"questions", "certificates", "index", "models"},
+    "find_verified_answer": {"answers", "certificates", "documents", "signer", "index", "models"},
+    "answer": {"questions", "models"},
+    "verify": {"questions", "index", "models"},
+    "guard_answer": {"documents", "models"},
+    "persist": {"questions", "certificates", "documents", "answers", "signer", "models"},
+    "record_failure": {"questions", "documents"},
+    "api": {"questions", "certificates", "documents", "bucket", "index", "signer", "models"},
+}
+VARIABLES = {
+    "questions": {"CERTIQ_AWS__QUESTIONS_TABLE", "CERTIQ_AWS__QUESTION_RETENTION_DAYS"},
+    "documents": {"CERTIQ_AWS__DOCUMENTS_TABLE"},
+    "certificates": {"CERTIQ_AWS__CERTIFICATES_TABLE"},
+    "answers": {"CERTIQ_AWS__ANSWERS_TABLE"},
+    "signer": {"CERTIQ_AWS__KMS_KEY_ID"},
+    "bucket": {"CERTIQ_AWS__BUCKET"},
+    "index": {"CERTIQ_OPENSEARCH__ENDPOINT"},
+    "models": {
+        "CERTIQ_ANSWER__PROVIDERS",
+        "CERTIQ_LLM__PROVIDER",
+        "CERTIQ_LLM__API_KEYS_SECRET_ARN",
+    },
+}
+# The resource a policy must reach for each use (the models' secret is checked further below).
+POLICY_TARGETS = {
+    "questions": '{"Ref": "QuestionsTable"}',
+    "documents": '{"Ref": "DocumentsTable"}',
+    "certificates": '{"Ref": "CertificatesTable"}',
+    "answers": '{"Ref": "AnswersTable"}',
+    "signer": '{"Fn::GetAtt": ["CertificateKey", "Arn"]}',
+    "bucket": "-documents",
+    "index": '{"Ref": "SearchDomain"}',
+}
+EVERY_FUNCTION = {"CERTIQ_RUNTIME", "CERTIQ_AWS__REGION"}
+# Variables one function alone needs, beyond its uses above.
+OWN = {
+    "ingest": {"CERTIQ_AWS__IDEMPOTENCY_TABLE", "CERTIQ_OCR__TEXTRACT_MAX_WAIT_SECONDS"},
+    "persist": {"CERTIQ_AWS__CERTIFICATE_ARCHIVE_BUCKET"},
+    "api": {"CERTIQ_AWS__STATE_MACHINE_ARN", "CERTIQ_API__CORS_ALLOW_ORIGIN"},
+}
+# Deps fields that are one of the uses above.
+DEPS_USES = {
+    "questions": "questions",
+    "documents": "documents",
+    "certificates": "certificates",
+    "answers": "answers",
+    "signer": "signer",
+    "blobs": "bucket",
+    "index": "index",
+    "chat_model": "models",
+    "translator": "models",
+    "name_finder": "models",
+    "rewriter": "models",
+    "claim_splitter": "models",
+}
+
+
+def function_variables(template: dict[str, Any], name: str) -> dict[str, Any]:
+    """Globals' variables merged with the function's own, as SAM deploys them."""
+    variables = dict(template["Globals"]["Function"]["Environment"]["Variables"])
+    own = template["Resources"][logical_id(name)]["Properties"].get("Environment", {})
+    return variables | own.get("Variables", {})
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_a_function_gets_the_settings_and_permissions_its_step_uses_and_no_others(
+    name: str, template: dict[str, Any]
+) -> None:
+    # GIVEN the function's environment and policies as declared
+    variables = set(function_variables(template, name))
+    policies = json.dumps(template["Resources"][logical_id(name)]["Properties"]["Policies"])
+    # THEN its environment names what its step uses, and nothing more
+    needed = EVERY_FUNCTION | OWN.get(name, set())
+    needed |= {variable for use in USES[name] for variable in VARIABLES[use]}
+    assert sorted(variables) == sorted(needed)
+    # AND a policy reaches every resource it uses
+    missing = [
+        use for use in USES[name] if use in POLICY_TARGETS and POLICY_TARGETS[use] not in policies
+    ]
+    assert missing == []
+
+
+@pytest.mark.parametrize("name", sorted(set(FUNCTIONS) - {"ingest", "api"}))
+def test_the_uses_named_for_a_step_cover_what_its_code_reads(name: str) -> None:
+    # GIVEN the Deps fields the step's module reads
+    module = ast.parse((ROOT / "layers/core/certiq/steps" / f"{name}.py").read_text("utf-8"))
+    read = {
+        node.attr
+        for node in ast.walk(module)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "deps"
+    }
+    # THEN each of them that needs a setting or a permission is among its function's uses
+    assert {DEPS_USES[field] for field in read if field in DEPS_USES} <= USES[name]
+
+
 def test_only_the_api_function_knows_the_state_machine(transformed: dict[str, Any]) -> None:
     # GIVEN the deployed functions' environments
     resources = transformed["Resources"]
@@ -308,13 +412,18 @@ def test_only_functions_calling_models_may_read_the_keys_secret(
 def test_model_settings_and_question_retention_come_from_parameters(
     template: dict[str, Any],
 ) -> None:
-    # GIVEN the variables every function gets
-    variables = template["Globals"]["Function"]["Environment"]["Variables"]
-    # THEN the answer chain, the model, the keys' secret and the retention are parameters
-    assert variables["CERTIQ_ANSWER__PROVIDERS"] == {"Ref": "AnswerProviders"}
-    assert variables["CERTIQ_LLM__PROVIDER"] == {"Ref": "LlmProvider"}
-    assert variables["CERTIQ_LLM__API_KEYS_SECRET_ARN"] == {"Ref": "ModelKeysSecretArn"}
-    assert variables["CERTIQ_AWS__QUESTION_RETENTION_DAYS"] == {"Ref": "QuestionRetentionDays"}
+    # GIVEN the variables of the functions whose steps use the models and the questions table
+    for name in FUNCTIONS:
+        variables = function_variables(template, name)
+        # THEN the answer chain, the model, the keys' secret and the retention are parameters
+        if "models" in USES[name]:
+            assert variables["CERTIQ_ANSWER__PROVIDERS"] == {"Ref": "AnswerProviders"}
+            assert variables["CERTIQ_LLM__PROVIDER"] == {"Ref": "LlmProvider"}
+            assert variables["CERTIQ_LLM__API_KEYS_SECRET_ARN"] == {"Ref": "ModelKeysSecretArn"}
+        if "questions" in USES[name]:
+            assert variables["CERTIQ_AWS__QUESTION_RETENTION_DAYS"] == {
+                "Ref": "QuestionRetentionDays"
+            }
     parameters = template["Parameters"]
     # AND the defaults call no model and keep questions 90 days, as certiq.config's defaults do
     defaults = Settings()
@@ -532,9 +641,8 @@ def test_pdf_changes_in_the_bucket_trigger_ingest_without_a_cycle(template: dict
     # AND outside Events nothing in any function refers to the bucket resource (that would close
     # the bucket -> permission -> function -> bucket cycle); the built bucket name is used instead
     bucket_name = template["Resources"]["DocumentsBucket"]["Properties"]["BucketName"]
-    assert template["Globals"]["Function"]["Environment"]["Variables"]["CERTIQ_AWS__BUCKET"] == (
-        bucket_name
-    )
+    for name in ("ingest", "api"):
+        assert function_variables(template, name)["CERTIQ_AWS__BUCKET"] == bucket_name
     for rid, resource in template["Resources"].items():
         if resource["Type"] == "AWS::Serverless::Function":
             properties = {k: v for k, v in resource["Properties"].items() if k != "Events"}

@@ -395,34 +395,46 @@ def _aws_deps(settings: Settings) -> Deps:
     from certiq.adapters.aws.s3_blobs import S3BlobStore
 
     aws = settings.aws
-    missing = [
-        name
-        for name in (
-            "bucket",
-            "documents_table",
-            "questions_table",
-            "certificates_table",
-            "kms_key_id",
-        )
-        if not getattr(aws, name)
-    ]
-    if missing:
-        names = ", ".join(f"CERTIQ_AWS__{name.upper()}" for name in missing)
-        raise ConfigurationError(f"runtime aws needs {names}")
-    dynamodb = boto3.client("dynamodb", region_name=aws.region)
+
+    @cache
+    def dynamodb() -> DynamoDBClient:
+        # One client for the tables, made when a step first reaches one (Translate never does).
+        return boto3.client("dynamodb", region_name=aws.region)
+
     clock = SystemClock()
     embedder = build_embedder(settings)
-    # Built on first use (certiq.lazy): each function pays for what its step touches.
+    # Built on first use (certiq.lazy): each function pays for what its step touches, and its
+    # environment names only the tables and buckets its step uses (template.yaml): a missing
+    # one is a ConfigurationError naming it when the adapter is first used.
     return Deps(
         settings=settings,
-        blobs=lazy(lambda: S3BlobStore(boto3.client("s3", region_name=aws.region), aws.bucket)),
-        documents=DynamoDocumentStore(dynamodb, aws.documents_table),
-        questions=DynamoQuestionStore(
-            dynamodb, aws.questions_table, clock, retention_days=aws.question_retention_days
+        blobs=lazy(
+            lambda: S3BlobStore(
+                boto3.client("s3", region_name=aws.region), _needed(aws.bucket, "BUCKET")
+            )
         ),
-        certificates=DynamoCertificateStore(dynamodb, aws.certificates_table),
+        documents=lazy(
+            lambda: DynamoDocumentStore(dynamodb(), _needed(aws.documents_table, "DOCUMENTS_TABLE"))
+        ),
+        questions=lazy(
+            lambda: DynamoQuestionStore(
+                dynamodb(),
+                _needed(aws.questions_table, "QUESTIONS_TABLE"),
+                clock,
+                retention_days=aws.question_retention_days,
+            )
+        ),
+        certificates=lazy(
+            lambda: DynamoCertificateStore(
+                dynamodb(), _needed(aws.certificates_table, "CERTIFICATES_TABLE")
+            )
+        ),
         index=lazy(lambda: _search_index(settings, embedder.dimension if embedder else None)),
-        signer=lazy(lambda: KmsSigner(boto3.client("kms", region_name=aws.region), aws.kms_key_id)),
+        signer=lazy(
+            lambda: KmsSigner(
+                boto3.client("kms", region_name=aws.region), _needed(aws.kms_key_id, "KMS_KEY_ID")
+            )
+        ),
         archive=_certificate_archive(aws),
         clock=clock,
         chat_model=lazy(lambda: build_chat_model(settings)),
@@ -433,7 +445,7 @@ def _aws_deps(settings: Settings) -> Deps:
         # Without the table (CERTIQ_AWS__ANSWERS_TABLE) nothing is reused, and each question's
         # reuse note says so.
         answers=(
-            lazy(lambda: _verified_answers(dynamodb, aws.answers_table))
+            lazy(lambda: _verified_answers(dynamodb(), aws.answers_table))
             if settings.reuse.enabled and aws.answers_table
             else None
         ),
@@ -441,6 +453,13 @@ def _aws_deps(settings: Settings) -> Deps:
         ocr=build_ocr(settings),
         **guard_adapters(settings, embedder),
     )
+
+
+def _needed(value: str | None, name: str) -> str:
+    """An AWS setting the adapter being built cannot do without."""
+    if not value:
+        raise ConfigurationError(f"runtime aws needs CERTIQ_AWS__{name}")
+    return value
 
 
 def _verified_answers(dynamodb: DynamoDBClient, table: str) -> VerifiedAnswerStore:
