@@ -27,7 +27,7 @@ from tests.pipeline.test_scanned_documents import first_page_typed_second_scanne
 CHROMIUM = Path("/usr/bin/chromium")
 FACT = "Backups of customer data are kept for 35 days and then deleted."
 QUESTION = "How long are backups of customer data kept?"
-COPIES = "Copies of these backups of customer data are kept in a second region."
+COPIES = "Copies of these backups of customer data are kept in a second region for 35 days."
 FILE_NAME = "retention-policy.pdf"
 EDITED = "Backups of customer data are kept for ten years."
 TIMEOUT_MS = 20_000

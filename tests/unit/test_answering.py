@@ -113,3 +113,42 @@ def test_a_model_is_told_which_passage_addresses_an_assistant() -> None:
     assert FENCE not in evidence_title(by_flag[False])
     lines = labelled_evidence(spans).splitlines()
     assert sum(FENCE in line for line in lines) == 1
+
+
+def scored(*texts_and_scores: tuple[str, float]) -> list[EvidenceSpan]:
+    """Evidence spans, one chunk per sentence, with the scores given."""
+    spans = []
+    for n, (text, score) in enumerate(texts_and_scores):
+        [span] = select_spans(text, [SearchHit(chunk=make_chunk(text, doc_id=f"d{n}"), score=1)], 1)
+        spans.append(span.model_copy(update={"score": score}))
+    return spans
+
+
+def test_a_later_sentence_holding_fewer_question_terms_than_the_first_is_padding() -> None:
+    # GIVEN the answer, then two sentences sharing one question word each, scored close to it
+    question = "How many days do we have to notify customers of a security incident?"
+    evidence = scored(
+        ("The supplier must notify us of any security incident within 24 hours.", 0.66),
+        ("Security updates must be installed within 7 days of release.", 0.53),
+        ("Backups of customer data are kept for 35 days and then deleted.", 0.45),
+    )
+    # WHEN the offline answerer drafts
+    draft = ExtractiveAnswerer(AnswerSettings()).select(question, evidence)
+    # THEN it stops at the answer
+    assert [s.text for s in draft] == [evidence[0].text]
+
+
+def test_a_number_about_something_else_does_not_answer_an_amount_question() -> None:
+    # GIVEN a question asking for an amount the documents never state, and nearby rules
+    question = "What is the maximum fine for sharing passwords?"
+    evidence = scored(
+        ("Every person has their own account; sharing passwords is not allowed.", 0.7),
+        ("Passwords must be at least 14 characters long.", 0.6),
+    )
+    # WHEN the offline answerer drafts THEN it abstains: no rule states a fine
+    assert ExtractiveAnswerer(AnswerSettings()).select(question, evidence) == []
+    # AND a sentence with the amount asked for does answer
+    stated = scored(("The maximum fine for sharing passwords is EUR 500.", 0.5))
+    assert [
+        s.text for s in ExtractiveAnswerer(AnswerSettings()).select(question, [*evidence, *stated])
+    ] == [stated[0].text]

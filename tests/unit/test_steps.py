@@ -414,6 +414,20 @@ def test_a_sentence_addressing_an_assistant_is_never_offered_as_related_reading(
     assert flagged.text not in [passage.text for passage in response.related]
 
 
+def test_a_heading_is_never_offered_as_related_reading(indexed: Deps) -> None:
+    # GIVEN a question whose closest evidence is a section heading, and no answer
+    state = run(ask(indexed), indexed, "retrieve")
+    heading = state.evidence[0].model_copy(update={"text": "2. Accounts and passwords"})
+    state = state.model_copy(update={"evidence": [heading, *state.evidence[1:]]})
+    # WHEN the response is built for a question the documents do not answer
+    response = build_response(
+        state, QuestionStatus.COMPLETE, indexed.documents, indexed.settings.policy
+    )
+    # THEN the passages offered are statements, the heading not among them
+    assert response.related
+    assert heading.text not in [passage.text for passage in response.related]
+
+
 # --- record_failure --------------------------------------------------------------------------
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from certiq.answering.answer_types import asks_for_amount, can_answer
 from certiq.config import AnswerSettings
 from certiq.models import ConversationTurn, DraftQuote, DraftSentence, EvidenceSpan
 from certiq.ports import ChatDraft
@@ -16,6 +17,9 @@ from certiq.text import content_terms
 from certiq.trust.claims import is_statement
 
 NEAR_DUPLICATE = 0.7
+# A number answers "how many X" only in a sentence about X: one holding half the question's terms.
+# (Hand-set: PolicyQA has no such questions to fit it on.)
+AMOUNT_OVERLAP = 0.5
 
 
 class ExtractiveAnswerer:
@@ -36,29 +40,47 @@ class ExtractiveAnswerer:
 
     def select(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
         """The best evidence sentences sharing question terms, most relevant first: the best one
-        when it scores min_relevance, then the next while each scores keep_ratio of the best
-        (the question is answered; more would be padding), near-duplicates merged. Titles,
-        headings and running headers (not statements) are never an answer, nor is a sentence
-        that addresses an AI assistant (flagged at ingestion). None: abstain."""
+        when it scores min_relevance, then the next while each scores keep_ratio of the best and
+        holds as many of the question's terms as the first (the question is answered; more
+        would be padding), near-duplicates merged. A sentence holding less than min_overlap of
+        the question's terms (half, when the question asks for an amount) is passed over.
+        Titles, headings and running headers (not statements) are never an answer, nor is a
+        sentence that addresses an AI assistant (flagged at ingestion), nor one that states no
+        quantity when the question asks for one (certiq.answering.answer_types). None: abstain.
+        """
         query = set(content_terms(question))
         if not query:
             return []
         statements = [
-            span for span in evidence if is_statement(span.text) and not span.addresses_assistant
+            span
+            for span in evidence
+            if is_statement(span.text)
+            and not span.addresses_assistant
+            and can_answer(question, span.text)
         ]
         ranked = sorted(statements, key=lambda span: span.score, reverse=True)
         if not ranked or ranked[0].score < self._settings.min_relevance:
             return []
         floor = max(self._settings.min_relevance, self._settings.keep_ratio * ranked[0].score)
+        min_overlap = self._settings.min_overlap
+        if asks_for_amount(question):
+            min_overlap = max(min_overlap, AMOUNT_OVERLAP)
         chosen: list[tuple[EvidenceSpan, set[str]]] = []
+        first_held = 0
         for span in ranked:
             if span.score < floor:
                 break
             terms = set(content_terms(span.text))
-            if len(terms & query) / len(query) < self._settings.min_overlap:
+            held = len(terms & query)
+            if held / len(query) < min_overlap:
+                continue
+            # A later sentence holding fewer of the question's terms than the first is about
+            # something else: padding, not more of the answer.
+            if chosen and held < first_held:
                 continue
             if any(_jaccard(terms, kept) >= NEAR_DUPLICATE for _, kept in chosen):
                 continue
+            first_held = first_held or held
             chosen.append((span, terms))
             if len(chosen) == self._settings.max_sentences:
                 break

@@ -15,6 +15,7 @@ from certiq.models import (
     SourceSummary,
 )
 from certiq.ports import DocumentStore
+from certiq.trust.claims import is_statement
 from certiq.trust.policy import statements
 
 RELATED_PASSAGES = 3  # offered when the documents do not state the answer
@@ -72,8 +73,13 @@ def build_response(
     if status is QuestionStatus.COMPLETE:
         outcome = AnswerOutcome.ANSWERED if shown_ids else AnswerOutcome.NOT_STATED
     if outcome is AnswerOutcome.NOT_STATED:
-        # A sentence addressing an AI assistant is never offered to the reader as reading.
-        readable = [span for span in state.evidence if not span.addresses_assistant]
+        # A sentence addressing an AI assistant is never offered to the reader as reading, nor
+        # is a heading or a running header: reading is passages that say something.
+        readable = [
+            span
+            for span in state.evidence
+            if not span.addresses_assistant and is_statement(span.text)
+        ]
         related = [
             RelatedPassage(
                 doc_id=span.doc_id,
