@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from certiq.adapters.local.nli import SHIPPED_MODEL_DIR, NliVerifier
+from certiq.adapters.local.nli import SHIPPED_MODEL_DIR, NliModelUnavailable, NliVerifier
 from certiq.config import PolicySettings
 from certiq.models import Claim, RenderState
 from certiq.trust.policy import decide
@@ -97,3 +97,21 @@ def test_the_model_card_names_the_figures_file() -> None:
     card = (SHIPPED_MODEL_DIR / "MODEL_CARD.md").read_text(encoding="utf-8")
     assert "scripts/train_verifier.py" in card and "false-certification" in card
     assert Path(SHIPPED_MODEL_DIR / "config.json").is_file()
+
+
+def test_a_quoted_claim_is_decided_by_the_rules_without_loading_the_weights(
+    tmp_path: Path,
+) -> None:
+    # GIVEN the shipped model's folder without its weights (a load would fail)
+    folder = tmp_path / "verifier_model"
+    folder.mkdir()
+    for name in ("config.json", "tokenizer.json"):
+        (folder / name).write_bytes((SHIPPED_MODEL_DIR / name).read_bytes())
+    verifier = NliVerifier(folder)
+    # WHEN a claim that is its evidence word for word is judged
+    support = verifier.assess(SENTENCE, [SENTENCE])
+    # THEN the verbatim rule certifies it, and nothing needed the encoder
+    assert support.entail == 1.0
+    # AND a claim the rules do not decide does need it
+    with pytest.raises(NliModelUnavailable, match=r"lacks model\.safetensors"):
+        verifier.assess("Passwords are long.", [SENTENCE])

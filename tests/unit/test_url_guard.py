@@ -16,7 +16,8 @@ import pytest
 
 from certiq.config import UrlCheckSettings
 from certiq.evaluation.guardrails import score_ssrf
-from certiq.guardrails.urls import GuardedUrlChecker, address_refusal, urls_in
+from certiq.guardrails.urls import GuardedUrlChecker, address_refusal
+from certiq.text import urls_in
 
 BATTERY = json.loads(
     (Path(__file__).resolve().parents[1] / "data" / "guardrails" / "ssrf.json").read_text(

@@ -6,7 +6,6 @@ CERTIQ_RETRIEVAL__TOP_K=5). Unknown fields are refused.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import os
@@ -548,6 +547,8 @@ def load_settings() -> Settings:
 
 
 def _unknown(name: str, known: set[str]) -> str:
+    import difflib  # only a misspelled name needs it: every command's start-up does not
+
     nearest = difflib.get_close_matches(name.upper(), sorted(known), n=1, cutoff=0.6)
     hint = f" (did you mean {nearest[0]}?)" if nearest else ""
     return f"unknown setting {name}{hint}"

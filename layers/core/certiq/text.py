@@ -7,6 +7,7 @@ from functools import lru_cache
 
 _WORD = re.compile(r"[^\W_]+(?:[.,'’-][^\W_]+)*", re.UNICODE)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_URL_IN_TEXT = re.compile(r"""https?://[^\s<>"'\]\[)(]+""", re.IGNORECASE)
 # Scripts written without spaces between words (kana, CJK ideographs, Thai, Lao, Myanmar,
 # Khmer): their words are one to three characters long, and the regex above reads a whole
 # clause as one word.
@@ -77,3 +78,13 @@ def numbers(text: str) -> set[str]:
 
 def has_negation(text: str) -> bool:
     return any(word in NEGATIONS or word.endswith("n't") for word in words(text))
+
+
+def urls_in(text: str) -> list[str]:
+    """http(s) URLs written in a text, trailing punctuation left out, in order, once each."""
+    found: list[str] = []
+    for match in _URL_IN_TEXT.finditer(text):
+        url = match.group(0).rstrip(".,;:!?")
+        if url not in found:
+            found.append(url)
+    return found

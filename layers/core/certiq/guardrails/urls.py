@@ -91,7 +91,6 @@ SPECIAL_PURPOSE_IPV6 = tuple(
 # local-use one (64:ff9b:1::/48) is not globally reachable and is refused whole.
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
 _LOCAL_NAT64 = ipaddress.ip_network("64:ff9b:1::/48")
-_URL_IN_TEXT = re.compile(r"""https?://[^\s<>"'\]\[)(]+""", re.IGNORECASE)
 _TITLE = re.compile(r"<(title|h1)[^>]*>(.*?)</\1\s*>", re.IGNORECASE | re.DOTALL)
 _SOFT_404_TEXT = re.compile(
     r"\b404\b|not found|page (?:introuvable|non trouv[ée]e|inexistante)|"
@@ -125,16 +124,6 @@ def system_resolver(host: str, port: int) -> list[str]:
     """Every address the system resolver gives for host (IPv4 and IPv6)."""
     infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     return sorted({str(info[4][0]) for info in infos})
-
-
-def urls_in(text: str) -> list[str]:
-    """http(s) URLs written in a text, trailing punctuation left out, in order, once each."""
-    found: list[str] = []
-    for match in _URL_IN_TEXT.finditer(text):
-        url = match.group(0).rstrip(".,;:!?")
-        if url not in found:
-            found.append(url)
-    return found
 
 
 def address_refusal(address: IpAddress) -> str | None:

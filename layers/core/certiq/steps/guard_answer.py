@@ -14,6 +14,7 @@ from certiq.deps import Deps
 from certiq.guardrails.language import UNDETERMINED
 from certiq.guardrails.translation import TranslationBroken
 from certiq.models import LinkCheck, QuestionState, ShownAnswer
+from certiq.text import urls_in
 from certiq.trust.policy import shown_claims
 
 
@@ -74,10 +75,6 @@ def web_address(uri: str) -> str | None:
 
 def check_links(state: QuestionState, deps: Deps, text: str) -> list[LinkCheck]:
     """The verdict on each web source the shown claims cite and each URL of the shown text."""
-    # Imported here: the URL guard loads httpx, which every function would otherwise import
-    # (certiq.steps imports every step) on its cold start.
-    from certiq.guardrails.urls import urls_in
-
     if deps.url_checker is None:
         return []
     fallback = deps.settings.urls.fallback_url or None

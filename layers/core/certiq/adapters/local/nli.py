@@ -92,7 +92,6 @@ class _Loaded:
     head: _Head
     entail: int
     contradict: int
-    calibration: Calibration
 
 
 def _label_index(config: dict[str, Any], folder: Path) -> tuple[int, int]:
@@ -142,17 +141,26 @@ def load(model_dir: Path) -> _Loaded:
         classifier_w=np.ascontiguousarray(get("classifier.weight").T),
         classifier_b=get("classifier.bias"),
     )
-    try:
-        calibration = Calibration.from_config(config.get("certiq_calibration"))
-    except (KeyError, TypeError, ValueError) as error:
-        raise NliModelUnavailable(f"{model_dir}/config.json certiq_calibration: {error}") from error
+    calibration_of(model_dir)  # refused at load, not at the first claim the rules pass on
     if head.classifier_w.shape[1] <= max(entail, contradict):
         raise NliModelUnavailable(f"{model_dir}: the classifier has fewer outputs than id2label")
     tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
     tokenizer.no_padding()
     limit = min(MAX_LENGTH, int(config.get("max_position_embeddings", MAX_LENGTH)))
     tokenizer.enable_truncation(max_length=limit, strategy="only_first")
-    return _Loaded(tokenizer, bert, head, entail, contradict, calibration)
+    return _Loaded(tokenizer, bert, head, entail, contradict)
+
+
+def calibration_of(model_dir: Path) -> Calibration:
+    """The thresholds and guard rules in the model's config.json (read without the weights)."""
+    try:
+        config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise NliModelUnavailable(f"{model_dir}/config.json cannot be read: {error}") from error
+    try:
+        return Calibration.from_config(config.get("certiq_calibration"))
+    except (KeyError, TypeError, ValueError) as error:
+        raise NliModelUnavailable(f"{model_dir}/config.json certiq_calibration: {error}") from error
 
 
 @functools.cache
@@ -179,6 +187,9 @@ class NliVerifier:
     def __init__(self, model_dir: Path = SHIPPED_MODEL_DIR) -> None:
         self._model_dir = model_dir
         self._model = LoadedOnce(lambda: load(self._model_dir))
+        # The guard rules decide quoted claims (every offline answer's) without the weights, so
+        # the encoder is loaded only when a claim needs it.
+        self._calibration = LoadedOnce(lambda: calibration_of(self._model_dir))
 
     @property
     def name(self) -> str:
@@ -195,16 +206,16 @@ class NliVerifier:
     def assess_many(self, claim: str, evidence_sets: Sequence[Sequence[str]]) -> list[Support]:
         if not claim.strip():
             return [NOTHING for _ in evidence_sets]
-        model = self._model.get()
+        calibration = self._calibration.get()
         ruled = [
-            model.calibration.by_rule(claim, evidence) if evidence else NOTHING
+            calibration.by_rule(claim, evidence) if evidence else NOTHING
             for evidence in evidence_sets
         ]
         # Only what no rule decided goes through the encoder.
         judged = [e for e, support in zip(evidence_sets, ruled, strict=True) if support is None]
-        scores = iter(self._scores(model, claim, judged))
+        scores = iter(self._scores(self._model.get(), claim, judged) if judged else [])
         return [
-            support or model.calibration.scored(claim, evidence, *next(scores))
+            support or calibration.scored(claim, evidence, *next(scores))
             for support, evidence in zip(ruled, evidence_sets, strict=True)
         ]
 
