@@ -302,16 +302,17 @@ def test_the_unpacked_langid_model_is_kept_and_read_back_alike(tmp_path: Path) -
     # GIVEN the bundled model, unpacked by a process that has a cache folder
     language._identifiers.clear()
     LangIdDetector(settings, tmp_path).identify(texts[0])
-    (kept,) = tmp_path.glob("py3langid-*-de-en-fr-ru.npz")
+    (kept,) = tmp_path.glob("py3langid-*-de-en-fr-ru")
     # WHEN a new process (the in-memory model forgotten) reads the kept copy
     language._identifiers.clear()
     # THEN the answers are the bundled model's
     assert [LangIdDetector(settings, tmp_path).identify(text) for text in texts] == bundled
     # AND a damaged copy is replaced, never trusted
-    kept.write_bytes(b"not a model")
+    (kept / "nextmove.npy").write_bytes(b"not a model")
     language._identifiers.clear()
     assert [LangIdDetector(settings, tmp_path).identify(text) for text in texts] == bundled
-    assert kept.stat().st_size > 1000
+    assert (kept / "nextmove.npy").stat().st_size > 1000
+    assert [path.name for path in tmp_path.iterdir()] == [kept.name]  # nothing half-written left
 
 
 def test_protect_and_restore_round_trip_and_refuse_damage() -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib.metadata
 import re
 import threading
-import zipfile
 from array import array
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -80,7 +79,8 @@ def _load_identifier(languages: tuple[str, ...], cache_dir: Path | None) -> Lang
 
     The bundled model is LZMA-compressed: unpacking it takes about 0.4 s, most of a CLI
     question's start-up. With a ``cache_dir`` the model, restricted to ``languages``, is kept
-    there uncompressed after the first load, and read back in a few milliseconds."""
+    there uncompressed after the first load, one .npy file per table, and read back memory-mapped:
+    the 38 MB state table is paged in only where a text walks it."""
     # Imported here: py3langid loads numpy, which steps importing UNDETERMINED (every Lambda
     # function, through certiq.steps) should not pay for on a cold start.
     from py3langid.langid import MODEL_FILE, LanguageIdentifier
@@ -88,10 +88,10 @@ def _load_identifier(languages: tuple[str, ...], cache_dir: Path | None) -> Lang
     cached = None
     if cache_dir is not None:
         version = importlib.metadata.version("py3langid")
-        cached = cache_dir / f"py3langid-{version}-{'-'.join(languages)}.npz"
+        cached = cache_dir / f"py3langid-{version}-{'-'.join(languages)}"
         try:
             return _read_identifier(cached)
-        except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
+        except (OSError, ValueError, KeyError, TypeError, EOFError):
             pass  # absent or unreadable: built from the bundled model below
     identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
     identifier.set_languages(list(languages))
@@ -100,51 +100,61 @@ def _load_identifier(languages: tuple[str, ...], cache_dir: Path | None) -> Lang
     return identifier
 
 
-def _write_identifier(identifier: LanguageIdentifier, path: Path) -> None:
+_TABLES = ("ptc", "pc", "classes", "nextmove", "row", "output")
+
+
+def _write_identifier(identifier: LanguageIdentifier, folder: Path) -> None:
+    import shutil
+    import tempfile
+
     import numpy as np
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".partial.npz")
-    np.savez(
-        partial,
-        ptc=np.asarray(identifier.nb_ptc),
-        pc=np.asarray(identifier.nb_pc),
-        classes=np.array(identifier.nb_classes),
-        nextmove=_numbers(identifier.tk_nextmove),
-        row=_numbers(identifier.tk_row),
-        output=np.asarray(identifier.tk_output),
-    )
-    partial.replace(path)  # readers never see half a file
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tables = {
+        "ptc": np.asarray(identifier.nb_ptc),
+        "pc": np.asarray(identifier.nb_pc),
+        "classes": np.array(identifier.nb_classes),
+        "nextmove": np.frombuffer(identifier.tk_nextmove, dtype=_unsigned(identifier.tk_nextmove)),
+        "row": np.asarray(list(identifier.tk_row), dtype=np.int64),
+        "output": np.asarray(identifier.tk_output),
+    }
+    partial = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=folder.parent))
+    for name, table in tables.items():
+        np.save(partial / f"{name}.npy", table, allow_pickle=False)
+    shutil.rmtree(folder, ignore_errors=True)  # a damaged copy, never trusted
+    for earlier in folder.parent.glob("py3langid-*.npz"):  # the single-file copies of old
+        earlier.unlink(missing_ok=True)
+    try:
+        partial.replace(folder)  # readers never see half a model
+    except OSError:
+        shutil.rmtree(partial, ignore_errors=True)  # another process kept it first
 
 
-def _read_identifier(path: Path) -> LanguageIdentifier:
+def _read_identifier(folder: Path) -> LanguageIdentifier:
     import numpy as np
     from py3langid.langid import LanguageIdentifier
 
-    with np.load(path, allow_pickle=False) as data:
-        return LanguageIdentifier(
-            data["ptc"],
-            data["pc"],
-            data["classes"].tolist(),
-            _compact(data["nextmove"]),
-            data["output"].tolist(),
-            norm_probs=True,
-            tk_row=_compact(data["row"]),
-        )
+    def table(name: str, mmap: bool = False) -> Any:
+        return np.load(folder / f"{name}.npy", mmap_mode="r" if mmap else None, allow_pickle=False)
+
+    nextmove = table("nextmove", mmap=True)
+    if nextmove.ndim != 1:
+        raise ValueError(f"{folder}: the state table is not a vector")
+    return LanguageIdentifier(
+        table("ptc"),
+        table("pc"),
+        table("classes").tolist(),
+        nextmove,
+        table("output").tolist(),
+        norm_probs=True,
+        # Python ints: py3langid shifts each by 8 bits, which a uint16 would overflow.
+        tk_row=table("row").tolist(),
+    )
 
 
-def _numbers(values: array[int]) -> Any:
-    """py3langid's state tables (stdlib arrays) as numpy arrays of the same width."""
-    import numpy as np
-
-    return np.frombuffer(values, dtype=f"u{values.itemsize}")
-
-
-def _compact(values: Any) -> array[int]:
-    """The reverse of _numbers: the stdlib array py3langid walks."""
-    table = array({2: "H", 4: "I", 8: "Q"}[values.dtype.itemsize])
-    table.frombytes(values.tobytes())
-    return table
+def _unsigned(values: array[int]) -> str:
+    """The numpy dtype of a stdlib array of py3langid's state tables."""
+    return f"u{values.itemsize}"
 
 
 # Placeholders ([EMAIL_1]), citation markers and URLs say nothing about the language.
