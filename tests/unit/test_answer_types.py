@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from certiq.answering.answer_types import can_answer
+from certiq.answering.answer_types import can_answer, topic
 
 
 @pytest.mark.parametrize(
@@ -32,3 +32,18 @@ def test_a_sentence_can_answer_only_with_the_kind_of_answer_asked_for(
     question: str, sentence: str, answers: bool
 ) -> None:
     assert can_answer(question, sentence) is answers
+
+
+@pytest.mark.parametrize(
+    ("question", "about"),
+    [
+        ("How often must access rights be reviewed?", "must access rights be reviewed"),
+        ("What is the maximum fine for sharing passwords?", "fine for sharing passwords"),
+        ("Hi, I am [NAME_1] ([EMAIL_1]): how long are backups kept?", "are backups kept"),
+        ("Who approves a legal hold?", "Who approves a legal hold?"),
+    ],
+)
+def test_the_topic_of_a_question_leaves_out_the_words_asking_for_a_quantity(
+    question: str, about: str
+) -> None:
+    assert " ".join(topic(question).split()) == about

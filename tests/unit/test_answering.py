@@ -152,3 +152,18 @@ def test_a_number_about_something_else_does_not_answer_an_amount_question() -> N
     assert [
         s.text for s in ExtractiveAnswerer(AnswerSettings()).select(question, [*evidence, *stated])
     ] == [stated[0].text]
+
+
+def test_a_duration_about_something_else_does_not_answer_how_often() -> None:
+    # GIVEN a frequency question and sentences with frequencies, each sharing one of its words
+    question = "How often must access rights be reviewed?"
+    evidence = scored(
+        ("This policy is reviewed every 12 months by the DPO.", 0.6),
+        ("Rights requests are answered within 30 days.", 0.5),
+    )
+    # WHEN the offline answerer drafts THEN it abstains: neither is about access rights
+    assert ExtractiveAnswerer(AnswerSettings()).select(question, evidence) == []
+    # AND the sentence about access rights answers, its frequency in words
+    stated = scored(("Access rights are reviewed quarterly by each team lead.", 0.4))
+    draft = ExtractiveAnswerer(AnswerSettings()).select(question, [*evidence, *stated])
+    assert [s.text for s in draft] == [stated[0].text]

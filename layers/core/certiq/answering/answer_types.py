@@ -47,6 +47,23 @@ def asks_for_duration(question: str) -> bool:
     return _DURATION.search(question) is not None
 
 
+def asks_for_a_quantity(question: str) -> bool:
+    """An amount, a duration or a frequency."""
+    return asks_for_amount(question) or asks_for_duration(question)
+
+
+def topic(question: str) -> str:
+    """What the answer must be about: the words after the ones asking for a quantity, to the end
+    of that sentence. "How often must access rights be reviewed?" is about "must access rights
+    be reviewed", not "often"; "Hi, I am [NAME_1]: how long are backups kept?" is about "are
+    backups kept". The question itself when it asks for no quantity."""
+    cue = _AMOUNT.search(question) or _DURATION.search(question)
+    if cue is None:
+        return question
+    rest = re.split(r"[?.!;:]", question[cue.end() :], maxsplit=1)[0]
+    return rest if rest.strip() else question
+
+
 def can_answer(question: str, sentence: str) -> bool:
     """False when the question asks for an amount, a duration or a frequency that the sentence
     does not state in any form; True otherwise (nothing is known against it)."""

@@ -593,7 +593,12 @@ async function refreshDocuments() {
       el("li", { class: `document document-${record.status.toLowerCase()}`, dataset: { docId: record.doc_id } },
         el("span", { class: "document-name", text: record.file_name }),
         el("span", { class: "document-status", text: statusLabel(record.status) }),
-        record.pages ? el("span", { class: "document-pages", text: t("pages", { n: record.pages }) }) : null,
+        record.pages
+          ? el("span", {
+              class: "document-pages",
+              text: t(record.pages === 1 ? "onePage" : "pages", { n: record.pages }),
+            })
+          : null,
         record.reason ? el("span", { class: "document-reason", text: record.reason }) : null,
         record.status === "DELETED"
           ? null
