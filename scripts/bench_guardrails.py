@@ -56,6 +56,16 @@ def main() -> None:
     for kind, (tp, fp, fn) in sorted(pii.per_type.items()):
         print(f"  {kind:<11} found {tp}, missed {fn}, false alarms {fp}")
 
+    public_pii = score_pii(read_jsonl(DATA / "pii_public.jsonl"))
+    print(
+        f"PII, public collection (presidio-evaluator's templates, MIT, with Faker's values, MIT; "
+        f"{public_pii.lines} lines, {public_pii.true_positives + public_pii.false_negatives} "
+        f"labelled values): recall {public_pii.recall:.3f}, precision {public_pii.precision:.3f}"
+        " (in-sample since the phone and card rules were changed on it: 0.793 / 0.980 before)"
+    )
+    for kind, (tp, fp, fn) in sorted(public_pii.per_type.items()):
+        print(f"  {kind:<11} found {tp}, missed {fn}, false alarms {fp}")
+
     classifier = guard_adapters(Settings())["injection"]
     injection_rows = read_jsonl(DATA / "injection.jsonl")
     injection = score_injection(injection_rows, injection=classifier)

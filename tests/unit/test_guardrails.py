@@ -344,3 +344,28 @@ def test_protect_and_restore_round_trip_and_refuse_damage() -> None:
 )
 def test_the_gaps_of_a_pii_library_s_test_cases_are_closed(text: str, masked: str) -> None:
     assert redact(text).text == masked
+
+
+@pytest.mark.parametrize(
+    ("text", "masked"),
+    [
+        # a North American number whose area code is not (yet) assigned is still someone's
+        ("Phone: 433-559-2906", "Phone: [PHONE_1]"),
+        ("call me at 294.413.7202 today", "call me at [PHONE_1] today"),
+        # its extension is part of it
+        ("my registered (933)894-0288x953. Thanks", "my registered [PHONE_1]. Thanks"),
+        ("call +1-871-915-5271x6929", "call [PHONE_1]"),
+        # a zip code, a house number or a parcel's tracking number is not a phone number
+        ("Berrybury, SD 01642. I now live", "Berrybury, SD 01642. I now live"),
+        ("It's in 16437 Main Street", "It's in 16437 Main Street"),
+        ("Tracking number 1Z999AA10123456784 shows delivered.", None),
+        ("The subnet mask is 255.255.255.0 here", None),
+        # a 12-digit Maestro card and a 15-digit JCB card, Luhn-valid
+        ("card # 586368599849 for", "card # [CARD_1] for"),
+        ("my card 213109466798768", "my card [CARD_1]"),
+    ],
+)
+def test_the_gaps_a_public_pii_collection_showed_are_closed(text: str, masked: str | None) -> None:
+    # GIVEN lines shaped like presidio-evaluator's templates filled with Faker's values
+    # WHEN they are redacted THEN each value is masked whole, and nothing else is
+    assert redact(text).text == (masked if masked is not None else text)

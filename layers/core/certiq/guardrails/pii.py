@@ -4,7 +4,9 @@ state machine.
 Each detector checks what a pattern found with the format's own rule, so near-misses stay:
 payment cards need an issuer prefix and the Luhn check digit, US SSNs the SSA's area and group
 rules, Canadian SINs the Luhn digit, IBANs the ISO 7064 check (python-stdnum), phone numbers the
-numbering plan of their region (phonenumberslite), IP addresses a parse by ``ipaddress``. Numbers
+numbering plan of their region (phonenumberslite; a full ten-digit North American number, its
+extension included, whether or not its area code is assigned yet; never fewer than seven digits),
+IP addresses a parse by ``ipaddress``. Numbers
 that follow words such as "order", "invoice" or "version" are identifiers, not personal data.
 """
 
@@ -40,11 +42,13 @@ _EMAIL = re.compile(
     r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w-])"
 )
 _IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{1,4}){3,8}(?![A-Za-z0-9])")
-# 13 to 19 digits, in groups separated by single spaces or dashes.
-_CARD = re.compile(r"(?<![\d.,-])\d(?:[ -]?\d){12,18}(?![\d-]|[.,]\d)")
+# 12 to 19 digits, in groups separated by single spaces or dashes (12: Maestro alone).
+_CARD = re.compile(r"(?<![\d.,-])\d(?:[ -]?\d){11,18}(?![\d-]|[.,]\d)")
+_MAESTRO = re.compile(r"^(?:50|5[6-9]|6)")
 _CARD_PREFIX = re.compile(
     r"^(?:4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|30[0-5]|3[689]|6(?:011|5|4[4-9]|2)|35"
-    r"|50|5[6-9]|6[37]|1(?=\d{14}$))"  # 1...: UATP (airline) cards, 15 digits
+    r"|50|5[6-9]|6[37]|1(?=\d{14}$)"  # 1...: UATP (airline) cards, 15 digits
+    r"|2131(?=\d{11}$))"  # JCB's 15-digit range
 )
 # Not preceded by "<digit> ": a group inside a longer number (a VAT or account number).
 _SSN = re.compile(r"(?<![\d.-])(?<!\d )(\d{3})([-. ])(\d{2})\2(\d{4})(?![\d-]|[. ]\d)")
@@ -127,6 +131,7 @@ def _cards(text: str) -> Iterable[Entity]:
         digits = re.sub(r"\D", "", match.group(0))
         if (
             _CARD_PREFIX.match(digits)
+            and (len(digits) >= 13 or _MAESTRO.match(digits))
             and len(set(digits)) > 1
             and luhn.is_valid(digits)
             and not _after_identifier_word(text, match.start())
@@ -181,17 +186,44 @@ def _is_netmask(value: str) -> bool:
     return value.startswith("255.") and inverted & (inverted + 1) == 0
 
 
+# A phone number written with fewer digits is a local number, a zip code or a house number.
+MIN_PHONE_DIGITS = 7
+# North American numbers: any number written in the plan's shape (three, three and four digits,
+# an optional +1 and extension; area code and exchange from 2 to 9) is a phone number, assigned
+# area code or not: a number is personal data before its area code is in service. Not inside a
+# longer token (a parcel's tracking number).
+_NANP_SHAPE = re.compile(
+    r"(?:\+?1[-. ]?)?(?:\([2-9]\d{2}\) ?|[2-9]\d{2}[-. ]?)[2-9]\d{2}[-. ]?\d{4}"
+    r"(?: ?(?:x|ext\.?) ?\d{1,6})?",
+    re.IGNORECASE,
+)
+
+
 def _phones(text: str, regions: Sequence[str]) -> Iterable[Entity]:
+    found: dict[tuple[int, int], str] = {}
     for region in regions:
         for match in phonenumbers.PhoneNumberMatcher(text, region, phonenumbers.Leniency.VALID):
-            before = text[max(0, match.start - 40) : match.start]
-            if (
-                not _after_identifier_word(text, match.start)
-                and not _SSN_SHAPE.fullmatch(match.raw_string)
-                and not _SSN_CONTEXT.search(before)
-                and not _SIN_CONTEXT.search(before)
-            ):
-                yield Entity(PHONE, match.start, match.end, match.raw_string)
+            found.setdefault((match.start, match.end), match.raw_string)
+    if "US" in regions:
+        possible = phonenumbers.PhoneNumberMatcher(text, "US", phonenumbers.Leniency.POSSIBLE)
+        for match in possible:
+            overlaps = any(start < match.end and match.start < end for start, end in found)
+            glued = (
+                text[match.start - 1 : match.start].isalnum()
+                or text[match.end : match.end + 1].isalnum()
+            )
+            if not overlaps and not glued and _NANP_SHAPE.fullmatch(match.raw_string):
+                found[(match.start, match.end)] = match.raw_string
+    for (start, end), raw in sorted(found.items()):
+        before = text[max(0, start - 40) : start]
+        if (
+            sum(character.isdigit() for character in raw) >= MIN_PHONE_DIGITS
+            and not _after_identifier_word(text, start)
+            and not _SSN_SHAPE.fullmatch(raw)
+            and not _SSN_CONTEXT.search(before)
+            and not _SIN_CONTEXT.search(before)
+        ):
+            yield Entity(PHONE, start, end, raw)
 
 
 def find_entities(text: str, regions: Sequence[str] = DEFAULT_REGIONS) -> list[Entity]:
