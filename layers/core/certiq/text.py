@@ -44,6 +44,10 @@ def word_count(text: str) -> int:
     return count
 
 
+_DOUBLING = frozenset({"ing", "ed", "edly"})
+_UNDOUBLED = frozenset("bcfgkmnprtv")  # not d: "added" is "add"
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light English suffix stripper: enough to match 'backups' with 'backup', 'kept' stays."""
@@ -62,7 +66,12 @@ def stem(word: str) -> str:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             if suffix == "s" and word.endswith("ss"):
                 return word
-            return word[: len(word) - len(suffix)] + replacement
+            base = word[: len(word) - len(suffix)] + replacement
+            # "capped", "shipped", "transferring": the consonant doubled before the ending is
+            # one letter of the word (as in Porter's step 1b; d, l, s and z stay double).
+            if suffix in _DOUBLING and base[-1] == base[-2] and base[-1] in _UNDOUBLED:
+                base = base[:-1]
+            return base
     return word
 
 

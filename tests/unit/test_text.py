@@ -1,0 +1,34 @@
+"""Words and stems: what every term comparison (spans, answers, follow-ups, reuse) rests on."""
+
+from __future__ import annotations
+
+import pytest
+
+from certiq.text import content_terms, stem
+
+
+@pytest.mark.parametrize(
+    ("word", "stemmed"),
+    [
+        ("backups", "backup"),
+        ("kept", "kept"),
+        # a consonant doubled before -ed or -ing is one letter of the word
+        ("capped", "cap"),
+        ("shipped", "ship"),
+        ("transferring", "transfer"),
+        # but d, l, s and z stay double, as in the words themselves
+        ("added", "add"),
+        ("called", "call"),
+        ("passed", "pass"),
+    ],
+)
+def test_a_word_and_its_inflections_share_a_stem(word: str, stemmed: str) -> None:
+    assert stem(word) == stemmed
+
+
+def test_a_question_and_the_sentence_answering_it_share_their_terms() -> None:
+    # GIVEN the demo's liability question and the clause that answers it
+    asked = set(content_terms("What is the liability cap?"))
+    stated = set(content_terms("The liability of each party is capped at the fees paid."))
+    # THEN both of the question's terms are in the answer
+    assert asked <= stated
