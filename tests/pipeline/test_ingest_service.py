@@ -433,6 +433,15 @@ def test_an_unloadable_page_is_skipped_and_named_and_the_others_are_indexed(
     assert "page 2 skipped: cannot be loaded" in result.output
 
 
+def test_the_cli_counts_one_page_and_one_chunk_in_the_singular(tmp_path: Path) -> None:
+    # GIVEN a one-page PDF of one short paragraph, ingested
+    record = ingest(upload(build_pdf([["Backups are kept for 35 days."]])), local_deps(tmp_path))
+    assert (record.pages, record.chunks) == (1, 1)
+    # WHEN the CLI lists the documents THEN it says "1 page, 1 chunk"
+    result = CliRunner().invoke(main, ["documents"], env={"CERTIQ_HOME": str(tmp_path / "home")})
+    assert "(1 page, 1 chunk)" in result.output
+
+
 def test_a_pdf_none_of_whose_pages_loads_ends_failed_saying_so(tmp_path: Path) -> None:
     data = build_pdf([["Only page."]])
     record = ingest(upload(break_page(data, 0)), local_deps(tmp_path))

@@ -149,7 +149,11 @@ def _detail(record: DocumentRecord) -> str:
         read = ", ".join(f"{p.page} ({p.confidence:.0%})" for p in record.ocr_pages)
         notes += f"; read by OCR ({record.ocr_pages[0].engine}): page {read}"
     notes += "".join(f"; page {d.page} doubtful: {d.reason}" for d in record.doubtful_pages)
-    return f"{record.pages} pages, {record.chunks} chunks{notes}"
+    return f"{_count(record.pages, 'page')}, {_count(record.chunks, 'chunk')}{notes}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _end_interrupted(deps: Deps, tenant: str) -> None:
