@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib.metadata
 import re
 import threading
-from array import array
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -100,9 +99,6 @@ def _load_identifier(languages: tuple[str, ...], cache_dir: Path | None) -> Lang
     return identifier
 
 
-_TABLES = ("ptc", "pc", "classes", "nextmove", "row", "output")
-
-
 def _write_identifier(identifier: LanguageIdentifier, folder: Path) -> None:
     import shutil
     import tempfile
@@ -114,7 +110,9 @@ def _write_identifier(identifier: LanguageIdentifier, folder: Path) -> None:
         "ptc": np.asarray(identifier.nb_ptc),
         "pc": np.asarray(identifier.nb_pc),
         "classes": np.array(identifier.nb_classes),
-        "nextmove": np.frombuffer(identifier.tk_nextmove, dtype=_unsigned(identifier.tk_nextmove)),
+        "nextmove": np.frombuffer(
+            identifier.tk_nextmove, dtype=f"u{identifier.tk_nextmove.itemsize}"
+        ),
         "row": np.asarray(list(identifier.tk_row), dtype=np.int64),
         "output": np.asarray(identifier.tk_output),
     }
@@ -150,11 +148,6 @@ def _read_identifier(folder: Path) -> LanguageIdentifier:
         # Python ints: py3langid shifts each by 8 bits, which a uint16 would overflow.
         tk_row=table("row").tolist(),
     )
-
-
-def _unsigned(values: array[int]) -> str:
-    """The numpy dtype of a stdlib array of py3langid's state tables."""
-    return f"u{values.itemsize}"
 
 
 # Placeholders ([EMAIL_1]), citation markers and URLs say nothing about the language.

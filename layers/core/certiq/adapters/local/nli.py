@@ -141,7 +141,7 @@ def load(model_dir: Path) -> _Loaded:
         classifier_w=np.ascontiguousarray(get("classifier.weight").T),
         classifier_b=get("classifier.bias"),
     )
-    calibration_of(model_dir)  # refused at load, not at the first claim the rules pass on
+    _calibration(config, model_dir)  # refused at load, not at the first claim the rules pass
     if head.classifier_w.shape[1] <= max(entail, contradict):
         raise NliModelUnavailable(f"{model_dir}: the classifier has fewer outputs than id2label")
     tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
@@ -157,6 +157,10 @@ def calibration_of(model_dir: Path) -> Calibration:
         config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise NliModelUnavailable(f"{model_dir}/config.json cannot be read: {error}") from error
+    return _calibration(config, model_dir)
+
+
+def _calibration(config: dict[str, Any], model_dir: Path) -> Calibration:
     try:
         return Calibration.from_config(config.get("certiq_calibration"))
     except (KeyError, TypeError, ValueError) as error:
