@@ -90,13 +90,13 @@ def rank_bm25_same_chunks_eval(data: Path, data_dir: Path) -> dict[str, float]:
     import sqlite3
 
     from certiq.adapters.local.fts_index import _WORD, query_terms
-    from certiq.adapters.local.lexical import QueryTokenizer
+    from certiq.adapters.local.lexical import Fts5Tokenizer
     from certiq.ingestion.text import document_key
 
     with sqlite3.connect(data_dir / "certiq.db") as conn:
         rows = conn.execute("SELECT body FROM chunks ORDER BY id").fetchall()
     chunks = [json.loads(body) for (body,) in rows]
-    tokenizer = QueryTokenizer()
+    tokenizer = Fts5Tokenizer()
 
     def tokens(words: list[str]) -> list[str]:
         return [token for group in tokenizer.tokens(words) for token in group]

@@ -201,3 +201,35 @@ def test_hybrid_asks_each_engine_for_the_candidate_depth(
     assert recording.calls == [("search", 40, "c"), ("search_vector", 40, "c")]
     assert engine_name(recording) == "recording"  # type: ignore[arg-type]
     assert engine_name(index) == "sqlite-fts5"
+
+
+class ReadRecordingIndex(SqliteSearchIndex):
+    """The local index, recording how many chunks each read parses."""
+
+    def __init__(self, db: SqliteDatabase, vector_model: str) -> None:
+        super().__init__(db, vector_model=vector_model)
+        self.reads: list[int] = []
+
+    def read(self, ranked: Sequence[tuple[int, float]]) -> list[SearchHit]:
+        self.reads.append(len(ranked))
+        return super().read(ranked)
+
+
+def test_an_index_that_ranks_first_has_only_the_fused_top_k_read(
+    db: SqliteDatabase, embedder: HashingEmbedder
+) -> None:
+    # GIVEN the local index, which ranks without reading chunks, and the same index seen
+    # through a plain SearchIndex (which returns whole hits from each engine)
+    index = ReadRecordingIndex(db, vector_model=embedder.name)
+    index.index(chunks(embedder))
+    plain = RecordingIndex(index)
+
+    # WHEN hybrid search asks for one chunk out of both engines' candidates
+    result = hybrid_search(index, embedder, "tenant-a", QUESTION, 1, "hybrid", SETTINGS)
+
+    # THEN one chunk was read, though all three were candidates
+    assert index.reads == [1]
+    assert result.candidates == 3
+    # AND the hit is the one fusing whole hits gives, with the same fused score
+    whole = hybrid_search(plain, embedder, "tenant-a", QUESTION, 1, "hybrid", SETTINGS)  # type: ignore[arg-type]
+    assert result.hits == whole.hits

@@ -201,6 +201,37 @@ class SearchIndex(Protocol):
     def count(self, tenant: str) -> int: ...
 
 
+@runtime_checkable
+class RankingIndex(SearchIndex, Protocol):
+    """A SearchIndex that ranks without reading chunks (the local engine): hybrid search fuses
+    its two rankings first and reads the chunks of the fused top k only.
+
+    Keys are the engine's own (row ids locally) and mean nothing outside it. ``search`` is
+    ``read(rank(...))``, ``search_vector`` is ``read(rank_vector(...))``.
+    """
+
+    def rank(
+        self, tenant: str, query: str, k: int, collection: str | None = None
+    ) -> list[tuple[int, float]]:
+        """(key, BM25 score) of the k best chunks, as ``search`` ranks them."""
+        ...
+
+    def rank_vector(
+        self,
+        tenant: str,
+        vector: Sequence[float] | NDArray[np.float32],
+        k: int,
+        collection: str | None = None,
+    ) -> list[tuple[int, float]]:
+        """(key, cosine) of the k nearest chunks, as ``search_vector`` ranks them."""
+        ...
+
+    def read(self, ranked: Sequence[tuple[int, float]]) -> list[SearchHit]:
+        """The ranked chunks as hits with the scores given, in order; keys since deleted are
+        left out."""
+        ...
+
+
 class InjectionScreen(Protocol):
     """Tells attempts to steer the assistant from questions; the pattern lists run first."""
 

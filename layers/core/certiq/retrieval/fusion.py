@@ -8,11 +8,47 @@ and OpenSearch's score-ranker-processor) flattens the advantage of the very firs
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
+from typing import TypeVar
 
 from certiq.models import SearchHit
 
 DEFAULT_RRF_K = 60
+KeyT = TypeVar("KeyT", bound=Hashable)
+
+
+def fuse_ranks(
+    rankings: Sequence[Sequence[KeyT]],
+    weights: Sequence[float],
+    *,
+    k: int = DEFAULT_RRF_K,
+    limit: int | None = None,
+) -> list[tuple[KeyT, float]]:
+    """(key, fused score) of the keys of all rankings, best first, at most ``limit`` of them.
+
+    A key listed twice in one ranking counts at its best rank only. Equal scores keep the
+    order in which the keys were first met (ranking by ranking, best rank first), so the result
+    is deterministic.
+    """
+    if len(weights) != len(rankings):
+        raise ValueError(f"{len(rankings)} rankings but {len(weights)} weights")
+    if k < 0:
+        raise ValueError(f"the rank constant k must not be negative, got {k}")
+    if any(weight < 0 for weight in weights):
+        raise ValueError(f"weights must not be negative, got {list(weights)}")
+    scores: dict[KeyT, float] = {}
+    for ranking, weight in zip(rankings, weights, strict=True):
+        seen: set[KeyT] = set()
+        for rank, key in enumerate(ranking, start=1):
+            if key in seen:
+                continue
+            seen.add(key)
+            scores[key] = scores.get(key, 0.0) + weight / (k + rank)
+    # sorted() is stable: ties stay in first-met order.
+    ordered = sorted(scores, key=lambda key: scores[key], reverse=True)
+    if limit is not None:
+        ordered = ordered[: max(limit, 0)]
+    return [(key, scores[key]) for key in ordered]
 
 
 def reciprocal_rank_fusion(
@@ -22,32 +58,17 @@ def reciprocal_rank_fusion(
     k: int = DEFAULT_RRF_K,
     limit: int | None = None,
 ) -> list[SearchHit]:
-    """The chunks of all rankings, best fused score first, at most ``limit`` of them.
+    """The chunks of all rankings, fused as ``fuse_ranks`` fuses keys.
 
-    Chunks are identified by (tenant, chunk_id); a chunk listed twice in one ranking counts at
-    its best rank only. Equal scores keep the order in which the chunks were first met (ranking
-    by ranking, best rank first), so the result is deterministic. Each hit returned is the
-    chunk as the first ranking holding it gave it, scored with its fused score.
+    Chunks are identified by (tenant, chunk_id). Each hit returned is the chunk as the first
+    ranking holding it gave it, scored with its fused score.
     """
-    if len(weights) != len(rankings):
-        raise ValueError(f"{len(rankings)} rankings but {len(weights)} weights")
-    if k < 0:
-        raise ValueError(f"the rank constant k must not be negative, got {k}")
-    if any(weight < 0 for weight in weights):
-        raise ValueError(f"weights must not be negative, got {list(weights)}")
-    scores: dict[tuple[str, str], float] = {}
     first: dict[tuple[str, str], SearchHit] = {}
-    for ranking, weight in zip(rankings, weights, strict=True):
-        seen: set[tuple[str, str]] = set()
-        for rank, hit in enumerate(ranking, start=1):
-            key = (hit.chunk.tenant, hit.chunk.chunk_id)
-            if key in seen:
-                continue
-            seen.add(key)
+    keyed: list[list[tuple[str, str]]] = []
+    for ranking in rankings:
+        keys = [(hit.chunk.tenant, hit.chunk.chunk_id) for hit in ranking]
+        for key, hit in zip(keys, ranking, strict=True):
             first.setdefault(key, hit)
-            scores[key] = scores.get(key, 0.0) + weight / (k + rank)
-    # sorted() is stable: ties stay in first-met order.
-    ordered = sorted(scores, key=lambda key: scores[key], reverse=True)
-    if limit is not None:
-        ordered = ordered[: max(limit, 0)]
-    return [SearchHit(chunk=first[key].chunk, score=scores[key]) for key in ordered]
+        keyed.append(keys)
+    fused = fuse_ranks(keyed, weights, k=k, limit=limit)
+    return [SearchHit(chunk=first[key].chunk, score=score) for key, score in fused]

@@ -14,11 +14,16 @@ step records in the question's search metadata.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from certiq.config import RetrievalSettings
 from certiq.models import RetrievalMode, SearchHit
-from certiq.ports import Embedder, SearchIndex
-from certiq.retrieval.fusion import reciprocal_rank_fusion
+from certiq.ports import Embedder, RankingIndex, SearchIndex
+from certiq.retrieval.fusion import fuse_ranks, reciprocal_rank_fusion
+
+if TYPE_CHECKING:  # numpy is not imported by the functions that never search
+    import numpy as np
+    from numpy.typing import NDArray
 
 NO_EMBEDDER = (
     "no embedder is configured (CERTIQ_EMBEDDING__PROVIDER=none, or the model is not"
@@ -71,6 +76,8 @@ def hybrid_search(
         return RetrievalResult(lexical, mode, "bm25" if lexical else "dense", len(lexical), note)
 
     depth = max(settings.candidates, k)
+    if isinstance(index, RankingIndex):
+        return _fused_ranks(index, embedder, tenant, query, vector, k, depth, settings, collection)
     lexical = index.search(tenant, query, depth, collection=collection)
     dense = index.search_vector(tenant, vector, depth, collection=collection)
     if not dense and lexical:
@@ -83,3 +90,31 @@ def hybrid_search(
     )
     candidates = len({hit.chunk.chunk_id for hit in lexical} | {h.chunk.chunk_id for h in dense})
     return RetrievalResult(fused, mode, "hybrid", candidates)
+
+
+def _fused_ranks(
+    index: RankingIndex,
+    embedder: Embedder,
+    tenant: str,
+    query: str,
+    vector: NDArray[np.float32],
+    k: int,
+    depth: int,
+    settings: RetrievalSettings,
+    collection: str | None,
+) -> RetrievalResult:
+    """Hybrid search over an index that ranks without reading chunks: both rankings are fused
+    on the engine's keys, and only the chunks of the fused top k are read."""
+    lexical = index.rank(tenant, query, depth, collection=collection)
+    dense = index.rank_vector(tenant, vector, depth, collection=collection)
+    if not dense and lexical:
+        hits = index.read(lexical[:k])
+        return RetrievalResult(hits, "hybrid", "bm25", len(lexical), _no_vectors(embedder))
+    fused = fuse_ranks(
+        [[key for key, _ in lexical], [key for key, _ in dense]],
+        [settings.bm25_weight, settings.dense_weight],
+        k=settings.rrf_k,
+        limit=k,
+    )
+    candidates = len({key for key, _ in lexical} | {key for key, _ in dense})
+    return RetrievalResult(index.read(fused), "hybrid", "hybrid", candidates)

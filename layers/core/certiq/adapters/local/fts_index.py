@@ -8,18 +8,22 @@ the words OR-ed, so no user input is ever parsed as FTS5 syntax. The tenant and 
 filters are part of the SQL query, never applied afterwards.
 
 Lexical search is answered from memory (certiq.adapters.local.lexical): per tenant, FTS5's own
-tokens with precomputed BM25 weights and the parsed chunks, so a query costs well under a
-millisecond instead of an FTS5 ranking plus a JSON parse per hit. It ranks and scores like
-FTS5's bm25() (with the tenant's own statistics) and is rebuilt, like the dense vectors, when the
-tenant's generation changes. FTS5 answers itself when that index cannot be built, or when a
-query word is several FTS5 tokens (a phrase). The chunks of lexical hits are shared with the
-in-memory index and must be treated as read-only; get_chunks returns fresh copies.
+tokens as compact postings with BM25 saturations, ranking and scoring like FTS5's bm25() (with
+the tenant's own statistics). FTS5 answers itself when that index cannot be built, or when a
+query word is several FTS5 tokens (a phrase). Dense search reads a tenant's vectors of this
+index's model into float32 matrices (certiq.adapters.local.dense). Both keep only row ids,
+collections and numbers: the chunks of the hits returned are read from ``chunks`` afterwards,
+so a search costs what the caller keeps, and the hits are the caller's own copies.
 
 ``chunk_vectors`` holds each chunk's embedding as a float32 blob (rowid = chunks.id) with the
-name of the model that made it and its dimension. Dense search reads a tenant's vectors of this
-index's model once into one matrix (certiq.adapters.local.dense) and keeps it in memory until the
-tenant's chunks change: every write bumps the tenant's row in ``chunk_generations``, so a write by
-another process (``certiq ingest`` beside ``certiq serve``) is seen by the next search.
+name of the model that made it and its dimension.
+
+Every write appends the rows it inserts and deletes to ``chunk_changes``. An in-memory index
+remembers the last change it reflects; the next search applies the changes since (new rows
+tokenized or stacked, deleted ones masked), so a document added by this process or another
+(``certiq ingest`` beside ``certiq serve``) is searchable at once without reading the tenant
+again. When the changes since the last build exceed a tenth of it (or it is small, where a
+build is cheap), or the log no longer reaches back to it, the index is built afresh.
 """
 
 from __future__ import annotations
@@ -27,14 +31,16 @@ from __future__ import annotations
 import logging
 import re
 import sqlite3
-from collections.abc import Iterable, Sequence
-from typing import Any, Final
+from collections.abc import Callable, Sequence
+from typing import Any, Final, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from certiq.adapters.local.dense import TenantVectors, blob_vector, vector_blob
-from certiq.adapters.local.lexical import QueryTokenizer, TenantLexicon
+from certiq.adapters.local.lexical import Fts5Tokenizer, TenantLexicon
+from certiq.adapters.local.rows import Changes, RowTable
+from certiq.adapters.local.snapshots import Snapshot, SnapshotStore
 from certiq.adapters.local.sqlite_db import SqliteDatabase
 from certiq.models import Chunk, SearchHit, collection_of
 
@@ -47,6 +53,18 @@ _WORD: Final = re.compile(r"[^\W_]+")
 UNNAMED_MODEL: Final = "unnamed"
 # Bound parameters per IN (...) list: far below SQLite's limit.
 _IN_BATCH: Final = 500
+
+# In-memory indexes smaller than this are rebuilt on any change (a build is cheap, and its
+# statistics are exact); larger ones catch up until the changes exceed REBUILD_SHARE of them.
+REBUILD_BELOW: Final = 5_000
+REBUILD_SHARE: Final = 0.1
+# Changes kept in the log per tenant: an index further behind is rebuilt.
+CHANGES_KEPT: Final = 50_000
+
+# The kinds of in-memory index saved as snapshots; vectors are saved per model.
+LEXICON_KIND: Final = "bm25"
+VECTORS_KIND: Final = "vectors"
+IndexT = TypeVar("IndexT", TenantLexicon, TenantVectors)
 
 # At most this many distinct terms reach FTS5, so a pasted page cannot build a huge expression.
 MAX_QUERY_TERMS: Final = 64
@@ -94,10 +112,13 @@ class SqliteSearchIndex:
         self._model = vector_model or UNNAMED_MODEL
         # Guarded by the database's lock (every use is inside db.read() or db.transaction()).
         self._vectors: dict[str, TenantVectors] = {}
+        # The change at which a tenant had no vectors of this model.
+        self._no_vectors: dict[str, int] = {}
         self._lexicons: dict[str, TenantLexicon] = {}
-        # The generation whose lexicon could not be built, per tenant: FTS5 serves it instead.
+        # The change whose lexicon could not be built, per tenant: FTS5 serves it instead.
         self._lexicon_failed: dict[str, int] = {}
-        self._tokenizer = QueryTokenizer()
+        self._tokenizer = Fts5Tokenizer()
+        self._snapshots = SnapshotStore(db)
 
     @property
     def vector_model(self) -> str:
@@ -107,7 +128,7 @@ class SqliteSearchIndex:
 
     def index(self, chunks: Sequence[Chunk]) -> int:
         latest = {(chunk.tenant, chunk.chunk_id): chunk for chunk in chunks}
-        tenants = {tenant for tenant, _ in latest}
+        changes: list[tuple[str, int, int]] = []  # tenant, row id, added
         with self._db.transaction() as conn:
             for (tenant, chunk_id), chunk in latest.items():
                 collection = collection_of(chunk)
@@ -118,6 +139,7 @@ class SqliteSearchIndex:
                     conn.execute("DELETE FROM chunks_fts WHERE rowid = ?", (row[0],))
                     conn.execute("DELETE FROM chunk_vectors WHERE id = ?", (row[0],))
                     conn.execute("DELETE FROM chunks WHERE id = ?", (row[0],))
+                    changes.append((tenant, int(row[0]), 0))
                 cursor = conn.execute(
                     "INSERT INTO chunks (tenant, chunk_id, doc_id, collection, body)"
                     " VALUES (?, ?, ?, ?, ?)",
@@ -129,10 +151,12 @@ class SqliteSearchIndex:
                         chunk.model_dump_json(exclude={"embedding"}),
                     ),
                 )
+                row_id = int(cursor.lastrowid or 0)
+                changes.append((tenant, row_id, 1))
                 conn.execute(
                     "INSERT INTO chunks_fts (rowid, text, tenant, doc_id, collection)"
                     " VALUES (?, ?, ?, ?, ?)",
-                    (cursor.lastrowid, chunk.text, tenant, chunk.doc_id, collection),
+                    (row_id, chunk.text, tenant, chunk.doc_id, collection),
                 )
                 if chunk.embedding is not None:
                     conn.execute(
@@ -140,7 +164,7 @@ class SqliteSearchIndex:
                         " (id, tenant, collection, model, dimension, vector)"
                         " VALUES (?, ?, ?, ?, ?, ?)",
                         (
-                            cursor.lastrowid,
+                            row_id,
                             tenant,
                             collection,
                             self._model,
@@ -148,29 +172,47 @@ class SqliteSearchIndex:
                             vector_blob(chunk.embedding),
                         ),
                     )
-            self._changed(conn, tenants)
+            self._log(conn, changes)
         return len(latest)
 
     def delete_document(self, tenant: str, doc_id: str) -> int:
         with self._db.transaction() as conn:
+            row_ids = [
+                int(row[0])
+                for row in conn.execute(
+                    "SELECT id FROM chunks WHERE tenant = ? AND doc_id = ?", (tenant, doc_id)
+                )
+            ]
             for table, key in (("chunks_fts", "rowid"), ("chunk_vectors", "id")):
                 conn.execute(
                     f"DELETE FROM {table} WHERE {key} IN"
                     " (SELECT id FROM chunks WHERE tenant = ? AND doc_id = ?)",
                     (tenant, doc_id),
                 )
-            cursor = conn.execute(
-                "DELETE FROM chunks WHERE tenant = ? AND doc_id = ?", (tenant, doc_id)
-            )
-            if cursor.rowcount:
-                self._changed(conn, {tenant})
-            return cursor.rowcount
+            conn.execute("DELETE FROM chunks WHERE tenant = ? AND doc_id = ?", (tenant, doc_id))
+            self._log(conn, [(tenant, row_id, 0) for row_id in row_ids])
+            return len(row_ids)
 
     # -- reads --
 
     def search(
         self, tenant: str, query: str, k: int, collection: str | None = None
     ) -> list[SearchHit]:
+        return self.read(self.rank(tenant, query, k, collection))
+
+    def search_vector(
+        self,
+        tenant: str,
+        vector: Sequence[float] | NDArray[np.float32],
+        k: int,
+        collection: str | None = None,
+    ) -> list[SearchHit]:
+        return self.read(self.rank_vector(tenant, vector, k, collection))
+
+    def rank(
+        self, tenant: str, query: str, k: int, collection: str | None = None
+    ) -> list[tuple[int, float]]:
+        """(row id, BM25 score) of the k best chunks, best first: in memory, or by FTS5."""
         terms = query_terms(query)
         if not terms or k <= 0:
             return []
@@ -180,65 +222,59 @@ class SqliteSearchIndex:
                 tokens = self._tokenizer.tokens(terms)
                 # A word FTS5 cuts into several tokens is a phrase query: left to FTS5.
                 if all(len(token) == 1 for token in tokens):
-                    return [
-                        SearchHit(chunk=chunk, score=score)
-                        for chunk, score in lexicon.search(
-                            [token[0] for token in tokens], k, collection
-                        )
-                    ]
-            return self._search_fts(conn, tenant, terms, k, collection)
+                    return lexicon.search([token[0] for token in tokens], k, collection)
+            return self._rank_fts(conn, tenant, terms, k, collection)
 
-    def _search_fts(
+    def rank_vector(
+        self,
+        tenant: str,
+        vector: Sequence[float] | NDArray[np.float32],
+        k: int,
+        collection: str | None = None,
+    ) -> list[tuple[int, float]]:
+        """(row id, cosine) of the k nearest chunks with a vector of this index's model."""
+        if k <= 0:
+            return []
+        with self._db.read() as conn:
+            vectors = self._tenant_vectors(conn, tenant)
+            return [] if vectors is None else vectors.nearest(vector, k, collection)
+
+    def read(self, ranked: Sequence[tuple[int, float]]) -> list[SearchHit]:
+        """The ranked rows' chunks, parsed now: a search costs the hits its caller keeps."""
+        with self._db.read() as conn:
+            bodies = dict(
+                self._select_in(conn, "SELECT id, body FROM chunks", [i for i, _ in ranked])
+            )
+        return [
+            SearchHit(chunk=Chunk.model_validate_json(bodies[row_id]), score=score)
+            for row_id, score in ranked
+            if row_id in bodies
+        ]
+
+    def _rank_fts(
         self,
         conn: sqlite3.Connection,
         tenant: str,
         terms: list[str],
         k: int,
         collection: str | None,
-    ) -> list[SearchHit]:
-        """The same search run by FTS5 itself: the durable path and the fallback."""
+    ) -> list[tuple[int, float]]:
+        """The same ranking by FTS5 itself: the durable path and the fallback."""
         where = "chunks_fts MATCH ? AND tenant = ?"
         parameters: list[object] = [" OR ".join(_quote(term) for term in terms), tenant]
         if collection is not None:
             where += " AND collection = ?"
             parameters.append(collection)
         # The filters are columns of the full-text table, so FTS5 ranks and cuts to the
-        # top k by itself; bodies are read for those k only.
+        # top k by itself.
         ranked = conn.execute(
             f"SELECT rowid, rank FROM chunks_fts WHERE {where} ORDER BY rank LIMIT ?",
             (*parameters, k),
         ).fetchall()
-        bodies = dict(self._select_in(conn, "SELECT id, body FROM chunks", [i for i, _ in ranked]))
         # Equal scores in row order, whatever order FTS5 gave them in.
         ranked.sort(key=lambda row: (row[1], row[0]))
         # FTS5's rank (bm25()) is negated so that smaller sorts first; report higher-is-better.
-        return [
-            SearchHit(chunk=Chunk.model_validate_json(bodies[row_id]), score=-float(rank))
-            for row_id, rank in ranked
-        ]
-
-    def search_vector(
-        self,
-        tenant: str,
-        vector: Sequence[float] | NDArray[np.float32],
-        k: int,
-        collection: str | None = None,
-    ) -> list[SearchHit]:
-        if k <= 0:
-            return []
-        with self._db.read() as conn:
-            vectors = self._tenant_vectors(conn, tenant)
-            if vectors is None:
-                return []
-            nearest = vectors.nearest(vector, k, collection)
-            bodies = dict(
-                self._select_in(conn, "SELECT id, body FROM chunks", [i for i, _ in nearest])
-            )
-        return [
-            SearchHit(chunk=Chunk.model_validate_json(bodies[row_id]), score=score)
-            for row_id, score in nearest
-            if row_id in bodies
-        ]
+        return [(int(row_id), -float(rank)) for row_id, rank in ranked]
 
     def get_chunks(self, tenant: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
         wanted = list(dict.fromkeys(chunk_ids))
@@ -250,7 +286,7 @@ class SqliteSearchIndex:
                 " LEFT JOIN chunk_vectors AS v ON v.id = c.id",
                 wanted,
                 column="c.chunk_id",
-                where=("c.tenant = ?", tenant),
+                where=("c.tenant = ?", (tenant,)),
             )
             for chunk_id, body, blob in rows:
                 chunk = Chunk.model_validate_json(body)
@@ -266,77 +302,197 @@ class SqliteSearchIndex:
 
     # -- internals --
 
-    def _changed(self, conn: sqlite3.Connection, tenants: Iterable[str]) -> None:
-        """Marks the tenants' chunks as changed, here and for every other process."""
-        for tenant in tenants:
-            conn.execute(
-                "INSERT INTO chunk_generations (tenant, generation) VALUES (?, 1)"
-                " ON CONFLICT (tenant) DO UPDATE SET generation = generation + 1",
-                (tenant,),
-            )
-            self._vectors.pop(tenant, None)
-            self._lexicons.pop(tenant, None)
+    def _log(self, conn: sqlite3.Connection, changes: list[tuple[str, int, int]]) -> None:
+        """Records the rows written, so every in-memory index (any process's) catches up.
 
-    def _generation(self, conn: sqlite3.Connection, tenant: str) -> int:
-        row = conn.execute(
-            "SELECT generation FROM chunk_generations WHERE tenant = ?", (tenant,)
+        The log keeps each tenant's last CHANGES_KEPT changes; an index further behind is
+        rebuilt (``changes_from`` says where the log begins).
+        """
+        if not changes:
+            return
+        conn.executemany("INSERT INTO chunk_changes (tenant, id, added) VALUES (?, ?, ?)", changes)
+        for tenant in {tenant for tenant, _, _ in changes}:
+            row = conn.execute(
+                "SELECT seq FROM chunk_changes WHERE tenant = ? ORDER BY seq DESC LIMIT 1 OFFSET ?",
+                (tenant, CHANGES_KEPT),
+            ).fetchone()
+            if row is None:
+                continue
+            conn.execute(
+                "DELETE FROM chunk_changes WHERE tenant = ? AND seq <= ?", (tenant, row[0])
+            )
+            conn.execute(
+                "INSERT INTO chunk_generations (tenant, generation, changes_from)"
+                " VALUES (?, 0, ?) ON CONFLICT (tenant) DO UPDATE SET changes_from = ?",
+                (tenant, row[0] + 1, row[0] + 1),
+            )
+
+    @staticmethod
+    def _log_state(conn: sqlite3.Connection, tenant: str) -> tuple[int, int]:
+        """(the tenant's last change, the first change the log still holds)."""
+        last = conn.execute(
+            "SELECT MAX(seq) FROM chunk_changes WHERE tenant = ?", (tenant,)
+        ).fetchone()[0]
+        start = conn.execute(
+            "SELECT changes_from FROM chunk_generations WHERE tenant = ?", (tenant,)
         ).fetchone()
-        return int(row[0]) if row else 0
+        return int(last or 0), int(start[0]) if start else 0
+
+    @staticmethod
+    def _catches_up(
+        conn: sqlite3.Connection, tenant: str, seq: int, start: int, rows: RowTable
+    ) -> bool:
+        """Whether an index at change ``seq`` should catch up with the log rather than rebuild:
+        the log still holds every change after it, it is not small, and the changes are few."""
+        if seq < start - 1 or rows.base < REBUILD_BELOW:
+            return False
+        pending = conn.execute(
+            "SELECT COUNT(*) FROM chunk_changes WHERE tenant = ? AND seq > ?", (tenant, seq)
+        ).fetchone()[0]
+        return rows.changed + int(pending) <= REBUILD_SHARE * rows.base
 
     def _tenant_lexicon(self, conn: sqlite3.Connection, tenant: str) -> TenantLexicon | None:
-        """The tenant's in-memory BM25 index, rebuilt only when its chunks changed.
+        """The tenant's in-memory BM25 index, up to date with the log.
 
         None when it cannot be built (FTS5 answers instead, until the next change).
         """
-        generation = self._generation(conn, tenant)
+        last, _ = self._log_state(conn, tenant)
         cached = self._lexicons.get(tenant)
-        if cached is not None and cached.generation == generation:
+        if cached is not None and cached.seq == last:
             return cached
-        if self._lexicon_failed.get(tenant) == generation:
+        if self._lexicon_failed.get(tenant) == last:
             return None
-        self._lexicons.pop(tenant, None)
-        began = not conn.in_transaction
         try:
-            if began:
-                conn.execute("BEGIN")  # one snapshot for the chunks and the tokens
-            lexicon = TenantLexicon.build(conn, tenant, self._generation(conn, tenant))
+            lexicon, built = self._up_to_date(
+                conn,
+                tenant,
+                LEXICON_KIND,
+                cached,
+                restore=lambda snapshot: TenantLexicon.restore(
+                    snapshot.seq, snapshot.meta, snapshot.arrays
+                ),
+                build=lambda seq: TenantLexicon.build(conn, tenant, seq),
+                apply=lambda lexicon, changes: lexicon.apply(
+                    conn, tenant, changes, self._tokenizer
+                ),
+            )
         except (sqlite3.Error, RuntimeError, ValueError) as error:
             _log.warning("in-memory BM25 index not built for %s, using FTS5: %s", tenant, error)
-            self._lexicon_failed[tenant] = generation
+            self._lexicons.pop(tenant, None)
+            self._lexicon_failed[tenant] = last
             return None
-        finally:
-            if began and conn.in_transaction:
-                conn.execute("COMMIT")
+        assert lexicon is not None  # a lexicon is always built, if empty
         self._lexicon_failed.pop(tenant, None)
         self._lexicons[tenant] = lexicon
+        if built:
+            self._save(tenant, LEXICON_KIND, lexicon)
         return lexicon
 
     def _tenant_vectors(self, conn: sqlite3.Connection, tenant: str) -> TenantVectors | None:
-        """The tenant's vectors of this index's model, rebuilt only when its chunks changed."""
-        row = conn.execute(
-            "SELECT generation FROM chunk_generations WHERE tenant = ?", (tenant,)
-        ).fetchone()
-        generation = int(row[0]) if row else 0
+        """The tenant's vectors of this index's model, up to date with the log; None if none."""
+        last, _ = self._log_state(conn, tenant)
         cached = self._vectors.get(tenant)
-        if cached is not None and cached.generation == generation:
+        if cached is not None and cached.seq == last:
             return cached
+        if cached is None and self._no_vectors.get(tenant) == last:
+            return None
+        kind = f"{VECTORS_KIND}:{self._model}"
+        vectors, built = self._up_to_date(
+            conn,
+            tenant,
+            kind,
+            cached,
+            restore=lambda snapshot: TenantVectors.restore(
+                snapshot.seq, snapshot.meta, snapshot.arrays
+            ),
+            build=lambda seq: self._build_vectors(conn, tenant, seq),
+            apply=lambda vectors, changes: vectors.apply(
+                changes, self._added_vectors(conn, tenant, changes)
+            ),
+        )
+        if vectors is None:
+            self._vectors.pop(tenant, None)
+            self._no_vectors[tenant] = last
+            return None
+        self._vectors[tenant] = vectors
+        self._no_vectors.pop(tenant, None)
+        if built:
+            self._save(tenant, kind, vectors)
+        return vectors
+
+    def _up_to_date(
+        self,
+        conn: sqlite3.Connection,
+        tenant: str,
+        kind: str,
+        cached: IndexT | None,
+        *,
+        restore: Callable[[Snapshot], IndexT],
+        build: Callable[[int], IndexT | None],
+        apply: Callable[[IndexT, Changes], None],
+    ) -> tuple[IndexT | None, bool]:
+        """(the index caught up, or built afresh; whether it was built), in one read snapshot.
+
+        Without one in memory, the saved snapshot is the starting point when there is one.
+        """
+        began = not conn.in_transaction
+        try:
+            if began:
+                conn.execute("BEGIN")  # one snapshot for the rows, the tokens and the log
+            last, start = self._log_state(conn, tenant)
+            if cached is None:
+                saved = self._snapshots.load(tenant, kind)
+                if saved is not None and saved.seq <= last:
+                    try:
+                        cached = restore(saved)
+                    except (KeyError, TypeError, ValueError) as error:
+                        _log.warning("index snapshot of %s unusable, rebuilding: %s", kind, error)
+            if cached is not None and self._catches_up(
+                conn, tenant, cached.seq, start, cached.rows
+            ):
+                if cached.seq != last:
+                    apply(cached, Changes.read(conn, tenant, cached.seq))
+                return cached, False
+            return build(last), True
+        finally:
+            if began and conn.in_transaction:
+                conn.execute("COMMIT")
+
+    def _save(self, tenant: str, kind: str, index: TenantLexicon | TenantVectors) -> None:
+        """Saves a fresh build for the next process to map, when building it is not cheap."""
+        if len(index) >= REBUILD_BELOW:
+            meta, arrays = index.saved()
+            self._snapshots.save(tenant, kind, index.seq, meta, arrays)
+
+    def _added_vectors(
+        self, conn: sqlite3.Connection, tenant: str, changes: Changes
+    ) -> list[tuple[int, str | None, bytes]]:
+        """The vectors of this model of the rows added, in the order they were added."""
+        added = self._select_in(
+            conn,
+            "SELECT id, collection, vector FROM chunk_vectors",
+            changes.added,
+            where=("tenant = ? AND model = ?", (tenant, self._model)),
+        )
+        order = {row_id: number for number, row_id in enumerate(changes.added)}
+        added.sort(key=lambda row: order[row[0]])
+        return [(int(row_id), collection, blob) for row_id, collection, blob in added]
+
+    def _build_vectors(
+        self, conn: sqlite3.Connection, tenant: str, seq: int
+    ) -> TenantVectors | None:
         first = conn.execute(
-            "SELECT dimension FROM chunk_vectors WHERE tenant = ? AND model = ?"
-            " ORDER BY id LIMIT 1",
+            "SELECT dimension, COUNT(*) FROM chunk_vectors WHERE tenant = ? AND model = ?",
             (tenant, self._model),
         ).fetchone()
-        if first is None:
-            self._vectors.pop(tenant, None)
-            self._lexicons.pop(tenant, None)
+        if not first[1]:
             return None
         rows = conn.execute(
             "SELECT id, collection, vector FROM chunk_vectors"
             " WHERE tenant = ? AND model = ? ORDER BY id",
             (tenant, self._model),
         )
-        vectors = TenantVectors.build(generation, int(first[0]), rows)
-        self._vectors[tenant] = vectors
-        return vectors
+        return TenantVectors.build(seq, int(first[0]), rows, expected=int(first[1]))
 
     @staticmethod
     def _select_in(
@@ -345,7 +501,7 @@ class SqliteSearchIndex:
         keys: Sequence[object],
         *,
         column: str = "id",
-        where: tuple[str, object] | None = None,
+        where: tuple[str, tuple[object, ...]] | None = None,
     ) -> list[Any]:
         """Rows of ``select`` whose ``column`` is among keys, in batches of bound parameters."""
         rows: list[Any] = []
@@ -355,6 +511,6 @@ class SqliteSearchIndex:
             parameters: list[object] = batch
             if where is not None:
                 condition = f"{where[0]} AND {condition}"
-                parameters = [where[1], *batch]
+                parameters = [*where[1], *batch]
             rows.extend(conn.execute(f"{select} WHERE {condition}", parameters).fetchall())
         return rows

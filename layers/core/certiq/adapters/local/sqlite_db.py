@@ -168,6 +168,35 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
             ON verified_answers (tenant, collection, terms_key, created_key);
         """,
     ),
+    (
+        7,
+        """
+        -- Every row written to or deleted from a tenant's chunks, in order, so an index held in
+        -- memory (by this process or another) catches up by reading what changed since the last
+        -- change it applied, not the whole tenant. added: 1 inserted, 0 deleted. The oldest
+        -- changes are trimmed; changes_from is the first change a reader can still catch up
+        -- from (one that applied less rebuilds from the tables). They supersede
+        -- chunk_generations.generation, no longer written.
+        CREATE TABLE chunk_changes (
+            seq    INTEGER PRIMARY KEY AUTOINCREMENT,
+            tenant TEXT NOT NULL,
+            id     INTEGER NOT NULL,
+            added  INTEGER NOT NULL
+        );
+        CREATE INDEX chunk_changes_by_tenant ON chunk_changes (tenant, seq);
+        ALTER TABLE chunk_generations ADD COLUMN changes_from INTEGER NOT NULL DEFAULT 0;
+
+        -- The saved in-memory index of each tenant and kind (BM25, or one model's vectors): a
+        -- folder under <data dir>/index/ reflecting the log up to seq.
+        CREATE TABLE index_snapshots (
+            tenant TEXT NOT NULL,
+            kind   TEXT NOT NULL,
+            seq    INTEGER NOT NULL,
+            folder TEXT NOT NULL,
+            PRIMARY KEY (tenant, kind)
+        ) WITHOUT ROWID;
+        """,
+    ),
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]
