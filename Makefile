@@ -80,6 +80,10 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_ocr.py
 	$(BIN)/python scripts/bench_embeddings.py
 	OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/bench_retrieval.py
+	# The local engine at 5k/50k/200k chunks beside bm25s (bench-only libraries; the first run
+	# ingests the corpora, about 10 minutes for 200k, kept in .bench/scale).
+	$(BIN)/python -m pip install -q "bm25s>=0.3,<0.4" "PyStemmer>=3"
+	$(BIN)/python scripts/bench_scale.py
 	$(BIN)/python scripts/bench_verify.py
 	$(BIN)/python scripts/bench_guardrails.py
 	$(BIN)/python scripts/bench_answering.py

@@ -469,7 +469,7 @@ def plot(results: dict[str, Any], path: Path) -> None:
     rows = [results[str(size)] for size in sizes]
     panels: list[tuple[str, str, list[tuple[str, str]]]] = [
         (
-            "Query latency (200 chunks read)",
+            "Query latency, top 200 (log scale)",
             "ms",
             [
                 ("certiq bm25 ranking p50", "certiq.bm25_ranking.p50_ms"),
@@ -505,11 +505,76 @@ def plot(results: dict[str, Any], path: Path) -> None:
         for label, key in lines:
             axis.plot(sizes, [figure_at(row, key) for row in rows], marker="o", label=label)
         axis.set(title=title, ylabel=unit, xscale="log", xlabel="chunks")
+        if unit == "ms":
+            axis.set_yscale("log")
         axis.grid(True, alpha=0.3)
         axis.legend(fontsize=8)
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=110)
+
+
+def markdown(results: dict[str, Any]) -> str:
+    """The README's scale table, from the figures."""
+    sizes = sorted(int(size) for size in results)
+    rows = [
+        (
+            "Chunks (documents)",
+            lambda r: f"{r['corpus']['chunks']:,} ({r['corpus']['documents']:,})",
+        ),
+        ("SciFact claims judged", lambda r: f"{r['certiq']['claims']}"),
+        (
+            "BM25 ranking p50 / p95 ms: certiq / bm25s",
+            lambda r: (
+                f"{r['certiq']['bm25_ranking']['p50_ms']} / {r['certiq']['bm25_ranking']['p95_ms']}"
+                f" vs {r['bm25s']['bm25']['p50_ms']} / {r['bm25s']['bm25']['p95_ms']}"
+            ),
+        ),
+        (
+            "BM25 nDCG@10: certiq / bm25s",
+            lambda r: f"{r['certiq']['bm25']['ndcg_at_10']} / {r['bm25s']['bm25']['ndcg_at_10']}",
+        ),
+        (
+            "BM25 with the 200 chunks read, p50 / p95 ms",
+            lambda r: f"{r['certiq']['bm25']['p50_ms']} / {r['certiq']['bm25']['p95_ms']}",
+        ),
+        (
+            "Dense p50 / p95 ms (query embedded)",
+            lambda r: f"{r['certiq']['dense']['p50_ms']} / {r['certiq']['dense']['p95_ms']}",
+        ),
+        (
+            "Hybrid p50 / p95 ms (query embedded, top 200 read)",
+            lambda r: f"{r['certiq']['hybrid']['p50_ms']} / {r['certiq']['hybrid']['p95_ms']}",
+        ),
+        (
+            "One document added: searchable after, s (bm25s: rebuild)",
+            lambda r: (
+                f"{r['certiq']['update']['searchable_s']} ({r['bm25s']['update']['searchable_s']})"
+            ),
+        ),
+        (
+            "First search, s: building BM25 + vectors / from the saved index (bm25s build)",
+            lambda r: (
+                f"{r['certiq']['bm25_first_search_s']} + {r['certiq']['dense_first_search_s']}"
+                f" / {r['mapped']['bm25_first_search_s']} + {r['mapped']['dense_first_search_s']}"
+                f" ({r['bm25s']['build_s']})"
+            ),
+        ),
+        (
+            "Peak RSS MB: `certiq serve` after 5 questions / a process that builds / bm25s",
+            lambda r: (
+                f"{r['serve']['peak_rss_mb']} / {r['certiq']['peak_rss_mb']}"
+                f" / {r['bm25s']['peak_rss_mb']}"
+            ),
+        ),
+    ]
+    lines = [
+        "| | " + " | ".join(f"{size:,}" for size in sizes) + " |",
+        "|---" * (len(sizes) + 1) + "|",
+    ]
+    for label, cell in rows:
+        lines.append(f"| {label} | " + " | ".join(cell(results[str(s)]) for s in sizes) + " |")
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -521,7 +586,11 @@ def main() -> None:
     parser.add_argument("--step", choices=["build", "certiq", "mapped", "bm25s", "serve"])
     parser.add_argument("--home", type=Path)
     parser.add_argument("--size", type=int)
+    parser.add_argument("--table", action="store_true", help="print the README table and stop")
     args = parser.parse_args()
+    if args.table:
+        print(markdown(json.loads(args.out.read_text())))
+        return
     if args.step:
         if args.step == "build":
             figures = build(args.home, args.size)
@@ -545,7 +614,7 @@ def main() -> None:
         results[str(size)] = row
         args.out.write_text(json.dumps(results, indent=2) + "\n")
     plot(results, args.plot)
-    print(json.dumps(results, indent=2))
+    print(markdown(results))
 
 
 if __name__ == "__main__":
