@@ -7,6 +7,7 @@ caught up (the same object), and when it is rebuilt instead.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -262,3 +263,28 @@ def test_a_damaged_snapshot_is_rebuilt(index: SqliteSearchIndex, fresh: SqliteSe
 
     # WHEN another process searches, THEN it rebuilds and answers the same
     assert docs(fresh.search("tenant-a", "parcel courier", k=5)) == expected
+
+
+def test_many_changes_are_caught_up_at_once_and_rebuilt_in_the_background(
+    index: SqliteSearchIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GIVEN a built index, and a threshold every change exceeds
+    assert index.search("tenant-a", "parcel", k=5)
+    before = index._lexicons["tenant-a"]
+    monkeypatch.setattr(fts_index, "REBUILD_SHARE", 0.0)
+
+    # WHEN a chunk is added
+    index.index([make_chunk("A zebra crossing.", doc_id="zebra")])
+
+    # THEN the next search finds it at once, from the index caught up
+    assert docs(index.search("tenant-a", "zebra", k=5)) == ["zebra"]
+    # AND a fresh build replaces it shortly after, without changes since it, and is saved
+    deadline = time.monotonic() + 30
+    while index._lexicons["tenant-a"] is before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    rebuilt = index._lexicons["tenant-a"]
+    assert rebuilt is not before and rebuilt.rows.changed == 0
+    assert docs(index.search("tenant-a", "zebra", k=5)) == ["zebra"]
+    while index._rebuilding and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert index._snapshots.load("tenant-a", fts_index.LEXICON_KIND) is not None

@@ -31,6 +31,7 @@ from __future__ import annotations
 import logging
 import re
 import sqlite3
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
@@ -55,9 +56,14 @@ UNNAMED_MODEL: Final = "unnamed"
 _IN_BATCH: Final = 500
 
 # In-memory indexes smaller than this are rebuilt on any change (a build is cheap, and its
-# statistics are exact); larger ones catch up until the changes exceed REBUILD_SHARE of them.
+# statistics are exact); larger ones catch up, and are rebuilt in the background once the
+# changes since their build exceed REBUILD_SHARE of them.
 REBUILD_BELOW: Final = 5_000
 REBUILD_SHARE: Final = 0.1
+# How an in-memory index gets up to date (SqliteSearchIndex._plan).
+CATCH_UP: Final = "catch up"
+CATCH_UP_THEN_REBUILD: Final = "catch up, rebuild in the background"
+REBUILD: Final = "rebuild"
 # Changes kept in the log per tenant: an index further behind is rebuilt.
 CHANGES_KEPT: Final = 50_000
 
@@ -119,6 +125,8 @@ class SqliteSearchIndex:
         self._lexicon_failed: dict[str, int] = {}
         self._tokenizer = Fts5Tokenizer()
         self._snapshots = SnapshotStore(db)
+        self._rebuilding: set[tuple[str, str]] = set()  # (tenant, kind) rebuilt in the background
+        self._rebuilding_lock = threading.Lock()
 
     @property
     def vector_model(self) -> str:
@@ -339,17 +347,19 @@ class SqliteSearchIndex:
         return int(last or 0), int(start[0]) if start else 0
 
     @staticmethod
-    def _catches_up(
-        conn: sqlite3.Connection, tenant: str, seq: int, start: int, rows: RowTable
-    ) -> bool:
-        """Whether an index at change ``seq`` should catch up with the log rather than rebuild:
-        the log still holds every change after it, it is not small, and the changes are few."""
+    def _plan(conn: sqlite3.Connection, tenant: str, seq: int, start: int, rows: RowTable) -> str:
+        """How an index at change ``seq`` gets up to date: CATCH_UP when the log still holds
+        every change after it and they are few; CATCH_UP_THEN_REBUILD when they are many (the
+        rebuild runs in the background meanwhile); REBUILD when the log no longer reaches back
+        to it or it is small (a build is cheap, and its statistics exact)."""
         if seq < start - 1 or rows.base < REBUILD_BELOW:
-            return False
+            return REBUILD
         pending = conn.execute(
             "SELECT COUNT(*) FROM chunk_changes WHERE tenant = ? AND seq > ?", (tenant, seq)
         ).fetchone()[0]
-        return rows.changed + int(pending) <= REBUILD_SHARE * rows.base
+        if rows.changed + int(pending) <= REBUILD_SHARE * rows.base:
+            return CATCH_UP
+        return CATCH_UP_THEN_REBUILD
 
     def _tenant_lexicon(self, conn: sqlite3.Connection, tenant: str) -> TenantLexicon | None:
         """The tenant's in-memory BM25 index, up to date with the log.
@@ -362,8 +372,13 @@ class SqliteSearchIndex:
             return cached
         if self._lexicon_failed.get(tenant) == last:
             return None
+
+        def keep(lexicon: TenantLexicon | None) -> None:
+            if lexicon is not None:
+                self._lexicons[tenant] = lexicon
+
         try:
-            lexicon, built = self._up_to_date(
+            lexicon = self._up_to_date(
                 conn,
                 tenant,
                 LEXICON_KIND,
@@ -371,10 +386,11 @@ class SqliteSearchIndex:
                 restore=lambda snapshot: TenantLexicon.restore(
                     snapshot.seq, snapshot.meta, snapshot.arrays
                 ),
-                build=lambda seq: TenantLexicon.build(conn, tenant, seq),
+                build=lambda reader, seq: TenantLexicon.build(reader, tenant, seq),
                 apply=lambda lexicon, changes: lexicon.apply(
                     conn, tenant, changes, self._tokenizer
                 ),
+                keep=keep,
             )
         except (sqlite3.Error, RuntimeError, ValueError) as error:
             _log.warning("in-memory BM25 index not built for %s, using FTS5: %s", tenant, error)
@@ -383,9 +399,6 @@ class SqliteSearchIndex:
             return None
         assert lexicon is not None  # a lexicon is always built, if empty
         self._lexicon_failed.pop(tenant, None)
-        self._lexicons[tenant] = lexicon
-        if built:
-            self._save(tenant, LEXICON_KIND, lexicon)
         return lexicon
 
     def _tenant_vectors(self, conn: sqlite3.Connection, tenant: str) -> TenantVectors | None:
@@ -396,29 +409,29 @@ class SqliteSearchIndex:
             return cached
         if cached is None and self._no_vectors.get(tenant) == last:
             return None
-        kind = f"{VECTORS_KIND}:{self._model}"
-        vectors, built = self._up_to_date(
+
+        def keep(vectors: TenantVectors | None) -> None:
+            if vectors is None:
+                self._vectors.pop(tenant, None)
+                self._no_vectors[tenant] = last
+            else:
+                self._vectors[tenant] = vectors
+                self._no_vectors.pop(tenant, None)
+
+        return self._up_to_date(
             conn,
             tenant,
-            kind,
+            f"{VECTORS_KIND}:{self._model}",
             cached,
             restore=lambda snapshot: TenantVectors.restore(
                 snapshot.seq, snapshot.meta, snapshot.arrays
             ),
-            build=lambda seq: self._build_vectors(conn, tenant, seq),
+            build=lambda reader, seq: self._build_vectors(reader, tenant, seq),
             apply=lambda vectors, changes: vectors.apply(
                 changes, self._added_vectors(conn, tenant, changes)
             ),
+            keep=keep,
         )
-        if vectors is None:
-            self._vectors.pop(tenant, None)
-            self._no_vectors[tenant] = last
-            return None
-        self._vectors[tenant] = vectors
-        self._no_vectors.pop(tenant, None)
-        if built:
-            self._save(tenant, kind, vectors)
-        return vectors
 
     def _up_to_date(
         self,
@@ -428,14 +441,17 @@ class SqliteSearchIndex:
         cached: IndexT | None,
         *,
         restore: Callable[[Snapshot], IndexT],
-        build: Callable[[int], IndexT | None],
+        build: Callable[[sqlite3.Connection, int], IndexT | None],
         apply: Callable[[IndexT, Changes], None],
-    ) -> tuple[IndexT | None, bool]:
-        """(the index caught up, or built afresh; whether it was built), in one read snapshot.
+        keep: Callable[[IndexT | None], None],
+    ) -> IndexT | None:
+        """The index caught up with the log, or built afresh, in one read snapshot, and kept.
 
-        Without one in memory, the saved snapshot is the starting point when there is one.
+        Without one in memory, the saved snapshot is the starting point when there is one. A
+        build is saved for the next process; one that can wait runs in the background.
         """
         began = not conn.in_transaction
+        built = False
         try:
             if began:
                 conn.execute("BEGIN")  # one snapshot for the rows, the tokens and the log
@@ -447,16 +463,63 @@ class SqliteSearchIndex:
                         cached = restore(saved)
                     except (KeyError, TypeError, ValueError) as error:
                         _log.warning("index snapshot of %s unusable, rebuilding: %s", kind, error)
-            if cached is not None and self._catches_up(
-                conn, tenant, cached.seq, start, cached.rows
-            ):
+            plan = (
+                REBUILD
+                if cached is None
+                else self._plan(conn, tenant, cached.seq, start, cached.rows)
+            )
+            if cached is not None and plan != REBUILD:
                 if cached.seq != last:
                     apply(cached, Changes.read(conn, tenant, cached.seq))
-                return cached, False
-            return build(last), True
+                index: IndexT | None = cached
+            else:
+                index, built = build(conn, last), True
         finally:
             if began and conn.in_transaction:
                 conn.execute("COMMIT")
+        keep(index)
+        if built and index is not None:
+            self._save(tenant, kind, index)
+        elif plan == CATCH_UP_THEN_REBUILD:
+            self._rebuild_in_background(tenant, kind, build, keep)
+        return index
+
+    def _rebuild_in_background(
+        self,
+        tenant: str,
+        kind: str,
+        build: Callable[[sqlite3.Connection, int], IndexT | None],
+        keep: Callable[[IndexT | None], None],
+    ) -> None:
+        """Builds the index afresh on a connection of its own while searches go on with the
+        caught-up one, then swaps it in (the next search catches it up) and saves it."""
+        with self._rebuilding_lock:
+            if (tenant, kind) in self._rebuilding:
+                return
+            self._rebuilding.add((tenant, kind))
+
+        def rebuild() -> None:
+            try:
+                reader = sqlite3.connect(
+                    self._db.path, check_same_thread=False, isolation_level=None
+                )
+                try:
+                    reader.execute("BEGIN")
+                    index = build(reader, self._log_state(reader, tenant)[0])
+                    reader.execute("COMMIT")
+                finally:
+                    reader.close()
+                with self._db.read():
+                    keep(index)
+                if index is not None:
+                    self._save(tenant, kind, index)
+            except (sqlite3.Error, RuntimeError, ValueError, OSError) as error:
+                _log.warning("background rebuild of %s for %s failed: %s", kind, tenant, error)
+            finally:
+                with self._rebuilding_lock:
+                    self._rebuilding.discard((tenant, kind))
+
+        threading.Thread(target=rebuild, name=f"certiq-rebuild-{kind}", daemon=True).start()
 
     def _save(self, tenant: str, kind: str, index: TenantLexicon | TenantVectors) -> None:
         """Saves a fresh build for the next process to map, when building it is not cheap."""
