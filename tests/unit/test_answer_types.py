@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from certiq.answering.answer_types import can_answer, topic
+from certiq.answering.answer_types import (
+    can_answer,
+    kind_asked,
+    names_someone,
+    question_parts,
+    topic,
+)
 
 
 @pytest.mark.parametrize(
@@ -22,6 +28,13 @@ from certiq.answering.answer_types import can_answer, topic
         ("How long are backups kept?", "Backups are kept as long as the account is open.", True),
         ("How often are keys rotated?", "Keys are rotated monthly.", True),
         ("How long are backups kept?", "Backups are encrypted at rest.", False),
+        # "Which X" is answered only by a sentence that names an X
+        ("Which cloud provider hosts the database?", "MFA is required for the cloud.", False),
+        ("Which cloud provider hosts the database?", "Our provider is Hetzner.", True),
+        ("Which insurance must the supplier hold?", "The supplier holds cyber insurance.", True),
+        ("Which type of data is shared?", "Usage data is shared with partners.", True),
+        ("Which type of data is shared?", "Your email address is shared.", False),
+        ("Which do you prefer?", "Either will do.", True),
         # Other questions ask for no particular kind
         ("Who approves a legal hold?", "The General Counsel approves it.", True),
         ("Where is customer data stored?", "Customer data is stored in Frankfurt.", True),
@@ -47,3 +60,54 @@ def test_the_topic_of_a_question_leaves_out_the_words_asking_for_a_quantity(
     question: str, about: str
 ) -> None:
     assert " ".join(topic(question).split()) == about
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Which cloud provider hosts the production database?", "provider"),
+        ("Which insurance must the supplier hold?", "insurance"),
+        ("Which types of cookies are used?", "cooky"),
+        ("Which third parties receive my data?", "party"),
+        ("Which do you prefer?", None),
+        ("What data do you collect?", None),
+    ],
+)
+def test_a_which_question_names_the_kind_of_thing_it_asks_for(
+    question: str, kind: str | None
+) -> None:
+    assert kind_asked(question) == kind
+
+
+@pytest.mark.parametrize(
+    ("sentence", "names"),
+    [
+        ("The General Counsel may place a legal hold on relevant records.", True),
+        ("We share your data with advertisers.", True),
+        ("The on-call engineer must acknowledge a page within 15 minutes.", True),
+        ("The following retention periods apply unless a legal hold is in place.", False),
+        ("Backups are encrypted at rest.", False),
+    ],
+)
+def test_a_sentence_names_someone_by_a_role_a_party_or_a_capitalised_name(
+    sentence: str, names: bool
+) -> None:
+    assert names_someone(sentence) is names
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        (
+            "What is the liability cap and which insurance must the supplier hold?",
+            ["What is the liability cap", "which insurance must the supplier hold?"],
+        ),
+        ("Who approves it; when is it renewed?", ["Who approves it", "when is it renewed?"]),
+        ("How long are backups kept?", ["How long are backups kept?"]),
+        ("Which cats and dogs are allowed?", ["Which cats and dogs are allowed?"]),
+    ],
+)
+def test_a_question_is_cut_where_and_starts_another_question(
+    question: str, parts: list[str]
+) -> None:
+    assert question_parts(question) == parts

@@ -167,3 +167,30 @@ def test_a_duration_about_something_else_does_not_answer_how_often() -> None:
     stated = scored(("Access rights are reviewed quarterly by each team lead.", 0.4))
     draft = ExtractiveAnswerer(AnswerSettings()).select(question, [*evidence, *stated])
     assert [s.text for s in draft] == [stated[0].text]
+
+
+def test_a_which_question_is_not_answered_by_a_sentence_naming_no_such_thing() -> None:
+    # GIVEN a question asking which provider, and a rule that shares its words but names none
+    question = "Which cloud provider hosts the production database?"
+    evidence = scored(
+        ("Multi-factor authentication is required for the cloud console and code hosting.", 0.7),
+    )
+    # WHEN the offline answerer drafts THEN it abstains
+    assert ExtractiveAnswerer(AnswerSettings()).select(question, evidence) == []
+    # AND a sentence naming the provider does answer
+    stated = scored(("The production database is hosted by our cloud provider, Hetzner.", 0.5))
+    assert [s.text for s in ExtractiveAnswerer(AnswerSettings()).select(question, stated)] == [
+        stated[0].text
+    ]
+
+
+def test_a_who_question_is_answered_by_the_sentence_naming_someone() -> None:
+    # GIVEN a who question, a sentence naming no one scored first and one naming the role next
+    question = "Who can place a legal hold?"
+    evidence = scored(
+        ("The following retention periods apply unless a legal hold is in place.", 0.8),
+        ("The General Counsel may place a legal hold on relevant records.", 0.7),
+    )
+    # WHEN the offline answerer drafts THEN only the sentence naming the role is shown
+    draft = ExtractiveAnswerer(AnswerSettings()).select(question, evidence)
+    assert [s.text for s in draft] == [evidence[1].text]

@@ -20,7 +20,7 @@ from certiq.models import (
 )
 from certiq.questions import receive
 from certiq.steps import STEPS
-from certiq.steps.persist import NO_ANSWER
+from certiq.steps.persist import NO_ANSWER, PART_NOT_STATED
 from certiq.steps.response import build_response
 from certiq.trust.certificate import check
 from tests.fakes import EPOCH, FixedClock, make_chunk
@@ -511,3 +511,19 @@ def test_every_step_adds_its_own_timing_and_keeps_earlier_ones(deps: Deps, name:
     assert result.timings_ms["earlier"] == 1.5
     assert name in result.timings_ms
     assert result.timings_ms[name] >= 0
+
+
+def test_a_part_of_the_question_the_documents_do_not_state_is_named(indexed: Deps) -> None:
+    # GIVEN a question in two parts, one the policy answers and one it does not
+    question = "How long are backups of customer data kept and which insurance covers them?"
+    state = run(ask(indexed, question), indexed, "retrieve", "answer", "verify")
+
+    # WHEN it is answered and persisted
+    STEPS["persist"](state, indexed)
+
+    # THEN the answered part is shown, and the note names the part the documents do not state
+    record = indexed.questions.get(state.question_id)
+    assert record is not None and record.response is not None
+    assert record.response.outcome is AnswerOutcome.ANSWERED
+    assert BACKUPS in record.response.answer
+    assert record.response.message == PART_NOT_STATED + '"which insurance covers them?"'

@@ -300,6 +300,9 @@ class ChatDraft:
     problem: str | None = None
     failures: tuple[ProviderFailure, ...] = ()
     answerer: str | None = None
+    # Parts of a question in several parts that no sentence answers (the offline answerer
+    # answers part by part); empty when every part is answered, or none is (nothing drafted).
+    unanswered: tuple[str, ...] = ()
 
 
 class ChatModel(Protocol):

@@ -2,10 +2,14 @@
 
 A question asking for a quantity ("How many days ...", "What is the maximum fine ...") is not
 answered by a sentence that states no quantity: "Sharing passwords is not allowed." shares the
-question's words but says nothing of a fine. The offline answerer passes over such sentences,
-so that it says the documents do not state the answer instead of showing a related rule as one.
+question's words but says nothing of a fine. Nor is "Which cloud provider hosts ...?" answered
+by a sentence that names no provider, however many of the question's words it shares. The
+offline answerer passes over such sentences, so that it says the documents do not state the
+answer instead of showing a related rule as one. A question asking who does something prefers
+the sentences that name someone (a role, a party, a capitalised name) to those that do not.
 
-English question forms only; a question in another language asks for no particular kind.
+English question forms only; a question in another language asks for no particular kind. The
+rules were written from the demo's questions, not fitted on PolicyQA.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from certiq.text import numbers
+from certiq.text import content_terms, numbers, stem, words
 
 # Asking for an amount: only a sentence with a number (or a number word) can answer.
 _AMOUNT: Final = re.compile(
@@ -37,6 +41,75 @@ _DURATION_WORDS: Final = re.compile(
     r"no longer than|lifetime|(?:day|week|month|quarter|year|hour|minute)s?)\b",
     re.IGNORECASE,
 )
+
+
+# "Which X ...": X is the one or two words after "which" (after "type of" and the like), up to
+# a word that cannot be part of it; its last word names the kind of thing asked for.
+_WHICH: Final = re.compile(r"\bwhich\s+(?:(?:type|types|kind|kinds|sort|sorts)\s+of\s+)?", re.I)
+_NOT_IN_A_NAME: Final = frozenset(
+    """
+    is are was were be been do does did must can could may might should shall will would has
+    have had the a an my your our their his her its this that these those i you we they it he
+    she me us them of to for with in on at by from about as if or and not
+    """.split()
+)
+# Who: a sentence names someone when it holds a role or party word, or a capitalised name
+# after its first word.
+_AGENT_WORDS: Final = frozenset(
+    stem(word)
+    for word in """
+    we us our i you he she they someone anyone everyone nobody person people individual
+    officer counsel manager team department staff employee personnel supplier vendor provider
+    processor controller contractor subcontractor partner affiliate advertiser customer client
+    user owner administrator admin lead head director board committee authority authorities
+    regulator court government agency police enforcement company companies organisation
+    organization subsidiary party parties member members representative agent auditor
+    engineer analyst commander deputy lawyer solicitor ciso cto ceo cfo dpo
+    """.split()
+)
+_ASKS_WHO: Final = re.compile(r"\b(?:who|whom|whose)\b", re.IGNORECASE)
+_NAME: Final = re.compile(r"(?<=\s)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
+
+
+# A question in several parts: "What is the liability cap and which insurance must the supplier
+# hold?" asks two things, each answered (or not) on its own.
+_NEXT_PART: Final = re.compile(
+    r"\s*(?:[,;]\s*)?\b(?:and|but|also|plus)\s+(?=(?:what|which|who|whom|whose|when|where|why|how)\b)"
+    r"|\s*;\s*(?=(?:what|which|who|whom|whose|when|where|why|how)\b)",
+    re.IGNORECASE,
+)
+
+
+def question_parts(question: str) -> list[str]:
+    """The question cut where "and"/"but" (or ";") starts a new wh- question; one part when
+    there is none."""
+    parts = [part.strip() for part in _NEXT_PART.split(question) if part and part.strip()]
+    return parts or [question]
+
+
+def kind_asked(question: str) -> str | None:
+    """The stemmed word naming the kind of thing a "which" question asks for, or None:
+    "Which cloud provider hosts ...?" asks for a provider."""
+    cue = _WHICH.search(question)
+    if cue is None:
+        return None
+    name: list[str] = []
+    for word in words(question[cue.end() :])[:2]:
+        if word in _NOT_IN_A_NAME:
+            break
+        name.append(word)
+    return stem(name[-1]) if name else None
+
+
+def asks_who(question: str) -> bool:
+    return _ASKS_WHO.search(question) is not None
+
+
+def names_someone(sentence: str) -> bool:
+    """The sentence holds a role or party word, or a capitalised name after its first word."""
+    return bool(_AGENT_WORDS & {stem(word) for word in words(sentence)}) or bool(
+        _NAME.search(sentence)
+    )
 
 
 def asks_for_amount(question: str) -> bool:
@@ -66,7 +139,11 @@ def topic(question: str) -> str:
 
 def can_answer(question: str, sentence: str) -> bool:
     """False when the question asks for an amount, a duration or a frequency that the sentence
-    does not state in any form; True otherwise (nothing is known against it)."""
+    does not state in any form, or for a kind of thing ("which provider") the sentence does not
+    name; True otherwise (nothing is known against it)."""
+    kind = kind_asked(question)
+    if kind is not None and kind not in content_terms(sentence):
+        return False
     if asks_for_amount(question):
         return bool(numbers(sentence)) or _AMOUNT_WORDS.search(sentence) is not None
     if asks_for_duration(question):

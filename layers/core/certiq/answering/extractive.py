@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from certiq.answering.answer_types import asks_for_a_quantity, can_answer, topic
+from certiq.answering.answer_types import (
+    asks_for_a_quantity,
+    asks_who,
+    can_answer,
+    names_someone,
+    question_parts,
+    topic,
+)
 from certiq.config import AnswerSettings
 from certiq.models import ConversationTurn, DraftQuote, DraftSentence, EvidenceSpan
 from certiq.ports import ChatDraft
@@ -37,9 +44,37 @@ class ExtractiveAnswerer:
         evidence: Sequence[EvidenceSpan],
         history: Sequence[ConversationTurn] = (),
     ) -> ChatDraft:
-        return ChatDraft(sentences=self.select(question, evidence), answerer=self.name)
+        sentences, unanswered = self.answer_parts(question, evidence)
+        return ChatDraft(
+            sentences=sentences,
+            answerer=self.name,
+            unanswered=tuple(unanswered) if sentences else (),
+        )
 
     def select(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
+        """The sentences answering each part of the question (``question_parts``: "What is the
+        cap and which insurance ...?" is two), part by part, each sentence once. See
+        ``answer_part`` for how one part is answered."""
+        return self.answer_parts(question, evidence)[0]
+
+    def answer_parts(
+        self, question: str, evidence: Sequence[EvidenceSpan]
+    ) -> tuple[list[DraftSentence], list[str]]:
+        """(the sentences answering the question's parts, the parts no sentence answers)."""
+        sentences: list[DraftSentence] = []
+        unanswered: list[str] = []
+        seen: set[str] = set()
+        for part in question_parts(question):
+            answer = self.answer_part(part, evidence)
+            if not answer:
+                unanswered.append(part)
+            for sentence in answer:
+                if sentence.citation_ids[0] not in seen:
+                    seen.add(sentence.citation_ids[0])
+                    sentences.append(sentence)
+        return sentences, unanswered
+
+    def answer_part(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
         """The best evidence sentences sharing question terms, most relevant first: the best one
         when it scores min_relevance, then the next while each scores keep_ratio of the best and
         holds as many of the question's terms as the first (the question is answered; more
@@ -47,7 +82,9 @@ class ExtractiveAnswerer:
         the question's terms (half of what it is about, when it asks for a quantity) is passed over.
         Titles, headings and running headers (not statements) are never an answer, nor is a
         sentence that addresses an AI assistant (flagged at ingestion), nor one that states no
-        quantity when the question asks for one (certiq.answering.answer_types). None: abstain.
+        quantity when the question asks for one or does not name the kind of thing a "which"
+        question asks for; a "who" question is answered by sentences naming someone when any
+        does (certiq.answering.answer_types). None: abstain.
         """
         quantity = asks_for_a_quantity(question)
         query = set(content_terms(topic(question) if quantity else question))
@@ -60,6 +97,9 @@ class ExtractiveAnswerer:
             and not span.addresses_assistant
             and can_answer(question, span.text)
         ]
+        if asks_who(question) and any(names_someone(span.text) for span in statements):
+            # Who does it: a sentence naming no one is not the answer when another names someone.
+            statements = [span for span in statements if names_someone(span.text)]
         ranked = sorted(statements, key=lambda span: span.score, reverse=True)
         if not ranked or ranked[0].score < self._settings.min_relevance:
             return []

@@ -101,6 +101,7 @@ class FallbackChain:
                 calls=tuple(calls),
                 failures=tuple(failures),
                 answerer=result.answerer or model.name,
+                unanswered=result.unanswered,
             )
         raise _every_one_failed(failures)
 
@@ -119,6 +120,7 @@ class FallbackChain:
             calls=(*calls, *result.calls),
             failures=(*failures, *result.failures),
             answerer=result.answerer or model.name,
+            unanswered=result.unanswered,
         )
 
     def _elapsed_ms(self, started: float) -> float:

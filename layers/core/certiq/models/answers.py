@@ -287,6 +287,10 @@ class QuestionState(Contract):
     claims: list[Claim] = Field(default_factory=list)
     answer: str = ""
     answerer: str | None = None
+    unanswered: list[str] = Field(
+        default_factory=list,
+        description="parts of a question in several parts that the answer does not address",
+    )
     reused_from: ReusedFrom | None = Field(
         default=None, description="set when an earlier verified answer is reused: no new draft"
     )

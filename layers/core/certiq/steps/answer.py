@@ -28,6 +28,7 @@ def answer(state: QuestionState, deps: Deps) -> QuestionState:
                 "claims": [],
                 "answer": "",
                 "answerer": None,
+                "unanswered": [],
                 "usage": None,
                 "provider_failures": [],
             }
@@ -45,6 +46,7 @@ def answer(state: QuestionState, deps: Deps) -> QuestionState:
             "claims": cited.claims,
             "answer": cited.text,
             "answerer": answerer,
+            "unanswered": list(draft.unanswered),
             "usage": usage,
             "provider_failures": list(draft.failures),
         }

@@ -12,6 +12,9 @@ from certiq.trust.certificate import seal_and_sign
 NO_ANSWER = "The documents do not state the answer to this question."
 # Searched in a language the documents are not in, nothing found says little about them.
 NOT_FOUND_AS_WRITTEN = "Nothing in the documents answers the question as it was written."
+# The answer addresses some parts of the question; these the documents do not state.
+PART_NOT_STATED = "The documents do not state the answer to this part of the question: "
+PARTS_NOT_STATED = "The documents do not state the answer to these parts of the question: "
 
 
 def persist(state: QuestionState, deps: Deps) -> QuestionState:
@@ -39,6 +42,9 @@ def persist(state: QuestionState, deps: Deps) -> QuestionState:
     )
     untranslated = state.translation is not None and state.translation.note is not None
     message = None if state.answer else NOT_FOUND_AS_WRITTEN if untranslated else NO_ANSWER
+    if state.answer and state.unanswered:
+        parts = " ".join(_asked(part) for part in state.unanswered)
+        message = (PART_NOT_STATED if len(state.unanswered) == 1 else PARTS_NOT_STATED) + parts
     if state.translation is not None and state.translation.note:
         message = " ".join(filter(None, [message, state.translation.note]))
     if state.shown is not None and state.shown.note:
@@ -79,3 +85,8 @@ def _unsealed(certificate_id: str, state: QuestionState, deps: Deps) -> Certific
         signature="",
         signing_key_id="",
     )
+
+
+def _asked(part: str) -> str:
+    """A part of the question as the note quotes it: in quotes, ending with a question mark."""
+    return f'"{part.rstrip(" ?.!")}?"'
