@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING, TypedDict
 
 from certiq.adapters.local.clock import SystemClock
 from certiq.adapters.local.metrics import RecordingMetrics
-from certiq.answering.extractive import ExtractiveAnswerer
-from certiq.answering.fallback import FallbackChain
 from certiq.config import AwsSettings, Settings
 from certiq.deps import Deps
 from certiq.errors import ConfigurationError
@@ -309,6 +307,10 @@ def build_chat_model(settings: Settings) -> ChatModel:
     with llm.api_keys_secret_arn the keys are read from the secret on the first model call
     (certiq.adapters.llm.clients), and a missing key there is that provider's failure.
     """
+    # Imported here: only the Answer function drafts (the others need not load the answerer).
+    from certiq.answering.extractive import ExtractiveAnswerer
+    from certiq.answering.fallback import FallbackChain
+
     offline = ExtractiveAnswerer(settings.answer)
     models: list[ChatModel] = []
     for provider in settings.answer.providers:

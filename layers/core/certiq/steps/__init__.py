@@ -1,26 +1,19 @@
 """One function per state of answer.asl.json, each pure over (state, deps): no boto3 here.
 
-STEPS maps a step's name to its callable. The name also fixes the Lambda function directory
-(functions/<name>/) and the ASL placeholder (${<CamelName>FunctionArn}).
+STEPS maps a step's name to its callable: certiq.steps.<name>.<name>, imported when first
+looked up, so a Lambda function imports its own step only (Validate does not load the PII
+detectors Persist needs). The name also fixes the Lambda function directory (functions/<name>/)
+and the ASL placeholder (${<CamelName>FunctionArn}).
 """
 
 from __future__ import annotations
 
+import importlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, MutableMapping
 
 from certiq.deps import Deps
 from certiq.models import QuestionState
-from certiq.steps.answer import answer
-from certiq.steps.find_verified_answer import find_verified_answer
-from certiq.steps.guard_answer import guard_answer
-from certiq.steps.persist import persist
-from certiq.steps.record_failure import record_failure
-from certiq.steps.redact import redact
-from certiq.steps.retrieve import retrieve
-from certiq.steps.translate import translate
-from certiq.steps.validate import validate
-from certiq.steps.verify import verify
 
 Step = Callable[[QuestionState, Deps], QuestionState]
 
@@ -39,21 +32,52 @@ def _timed(name: str, step: Step) -> Step:
     return run
 
 
-STEPS: dict[str, Step] = {
-    step.__name__: _timed(step.__name__, step)
-    for step in (
-        validate,
-        redact,
-        translate,
-        retrieve,
-        find_verified_answer,
-        answer,
-        verify,
-        guard_answer,
-        persist,
-        record_failure,
-    )
-}
+STEP_NAMES: tuple[str, ...] = (
+    "validate",
+    "redact",
+    "translate",
+    "retrieve",
+    "find_verified_answer",
+    "answer",
+    "verify",
+    "guard_answer",
+    "persist",
+    "record_failure",
+)
+
+
+class _Steps(MutableMapping[str, Step]):
+    """The steps by name, each module imported on its first lookup. A step may be replaced
+    (tests wrap them to inject faults); deleting one goes back to its module's."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, Step] = {}
+
+    def __getitem__(self, name: str) -> Step:
+        step = self._loaded.get(name)
+        if step is None:
+            if name not in STEP_NAMES:
+                raise KeyError(name)
+            module = importlib.import_module(f"certiq.steps.{name}")
+            step = self._loaded[name] = _timed(name, getattr(module, name))
+        return step
+
+    def __setitem__(self, name: str, step: Step) -> None:
+        if name not in STEP_NAMES:
+            raise KeyError(name)
+        self._loaded[name] = step
+
+    def __delitem__(self, name: str) -> None:
+        self._loaded.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(STEP_NAMES)
+
+    def __len__(self) -> int:
+        return len(STEP_NAMES)
+
+
+STEPS: MutableMapping[str, Step] = _Steps()
 
 
 def placeholder(step_name: str) -> str:
