@@ -18,25 +18,13 @@ from samtranslator.translator.transform import transform
 
 from certiq.adapters.aws.tables import attribute_definitions, global_secondary_indexes, key_schema
 from certiq.config import Settings, env_names
+from certiq.steps import STEP_NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "template.yaml"
 
 # The product's functions: functions/<name>/app.py, logical id <CamelName>Function.
-FUNCTIONS = [
-    "validate",
-    "redact",
-    "translate",
-    "retrieve",
-    "find_verified_answer",
-    "answer",
-    "verify",
-    "guard_answer",
-    "persist",
-    "record_failure",
-    "ingest",
-    "api",
-]
+FUNCTIONS = [*STEP_NAMES, "ingest", "api"]
 
 # CloudWatch Logs actions Step Functions needs for vended log delivery. They do not support
 # resource-level permissions, so AWS documents "Resource": "*" for them; nothing else may use it.
