@@ -10,6 +10,9 @@ What sentence-transformers does for this model, and what is done here:
   post-LayerNorm) -> mean of the token vectors under the attention mask -> L2 normalisation.
 Texts are sorted by token count within a call, so each batch pads to a similar length; the rows
 come back in input order. Everything is float32. Nothing is ever downloaded.
+
+The tokenizer, the batching and the pooling here are shared with the int8 model run by
+onnxruntime (certiq.adapters.local.minilm_int8): only the encoder differs.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -64,18 +67,26 @@ def packaged_model_dir() -> Path | None:
     return Path(str(module.get_model_path()))
 
 
-def missing_requirements(model_dir: Path | None = None) -> list[str]:
-    """What stops MiniLM from loading (empty when it can): each item says what to install."""
+def missing_requirements(
+    model_dir: Path | None = None,
+    *,
+    libraries: Sequence[str] = RUNTIME_LIBRARIES,
+    files: Sequence[str] = REQUIRED_FILES,
+) -> list[str]:
+    """What stops MiniLM from loading (empty when it can): each item says what to install.
+
+    ``libraries`` and ``files`` are what the runtime needs (the numpy model's by default).
+    """
     problems = [
         f"the Python package {name!r} is not installed (pip install {name})"
-        for name in RUNTIME_LIBRARIES
+        for name in libraries
         if importlib.util.find_spec(name) is None
     ]
     folder = model_dir if model_dir is not None else packaged_model_dir()
     if folder is None:
         problems.append(f"the model package is not installed ({INSTALL_HINT})")
     else:
-        absent = [name for name in REQUIRED_FILES if not (folder / name).is_file()]
+        absent = [name for name in files if not (folder / name).is_file()]
         if absent:
             fix = (
                 "point CERTIQ_EMBEDDING__MODEL_DIR at a folder that has them"
@@ -235,14 +246,6 @@ class _Bert:
             eps=float(config.get("layer_norm_eps", 1e-12)),
         )
 
-    def pooled(self, ids: NDArray[np.int64], mask: NDArray[np.int64]) -> F32:
-        """Mean-pooled, L2-normalised sentence vectors for a padded batch: (batch, hidden)."""
-        tokens = self.hidden_states(ids, mask)
-        weights = mask.astype(np.float32)[:, :, None]
-        summed = (tokens * weights).sum(axis=1)
-        counts = np.maximum(weights.sum(axis=1), np.float32(1e-9))
-        return normalise_rows((summed / counts).astype(np.float32, copy=False))
-
     def hidden_states(
         self,
         ids: NDArray[np.int64],
@@ -291,10 +294,103 @@ def normalise_rows(vectors: F32) -> F32:
     return np.asarray(vectors / np.maximum(norms, np.float32(1e-12)), dtype=np.float32)
 
 
+def mean_pooled(tokens: F32, mask: NDArray[np.int64]) -> F32:
+    """Sentence vectors of a padded batch, as sentence-transformers pools this model: the mean
+    of the token vectors under the attention mask, L2-normalised. (batch, hidden)."""
+    weights = mask.astype(np.float32)[:, :, None]
+    summed = (tokens * weights).sum(axis=1)
+    counts = np.maximum(weights.sum(axis=1), np.float32(1e-9))
+    return normalise_rows((summed / counts).astype(np.float32, copy=False))
+
+
+# --- what every runtime of the model shares -------------------------------------------------
+
+
+class TokenEncoder(Protocol):
+    """The model's tokenizer and an encoder of its padded token ids into token vectors."""
+
+    @property
+    def tokenizer(self) -> Tokenizer: ...
+
+    def tokens(self, ids: NDArray[np.int64], mask: NDArray[np.int64]) -> F32:
+        """The last layer's token vectors of a padded batch: (batch, length, hidden)."""
+        ...
+
+
+def embed_in_batches(
+    texts: Sequence[str],
+    load: Callable[[], TokenEncoder],
+    *,
+    batch_size: int,
+    token_budget: int = TOKEN_BUDGET,
+) -> F32:
+    """One unit row per text: tokenized, encoded in batches of similar length, mean-pooled.
+
+    At most ``batch_size`` texts and about ``token_budget`` tokens (texts x padded length) go
+    through the encoder at once. ``load`` is called only when there is a text to embed.
+    """
+    if isinstance(texts, str):
+        raise TypeError("embed() takes a sequence of texts, not one string")
+    if not texts:
+        return np.zeros((0, DIMENSION), dtype=np.float32)
+    model = load()
+    encodings = model.tokenizer.encode_batch(list(texts))
+    lengths = [len(encoding.ids) for encoding in encodings]
+    # Longest first, stable: each batch pads only to its own longest text.
+    order = sorted(range(len(texts)), key=lambda i: -lengths[i])
+    out = np.empty((len(texts), DIMENSION), dtype=np.float32)
+    start = 0
+    while start < len(order):
+        width = lengths[order[start]]  # the longest of those left
+        count = min(batch_size, max(1, token_budget // width))
+        members = order[start : start + count]
+        start += count
+        ids = np.zeros((len(members), width), dtype=np.int64)
+        mask = np.zeros((len(members), width), dtype=np.int64)
+        for row, i in enumerate(members):
+            ids[row, : lengths[i]] = encodings[i].ids
+            mask[row, : lengths[i]] = 1
+        out[members] = mean_pooled(model.tokens(ids, mask), mask)
+    return out
+
+
+def model_folder(model_dir: Path | None) -> Path:
+    """The folder the model's files are read from: ``model_dir``, else the packaged model's."""
+    folder = model_dir if model_dir is not None else packaged_model_dir()
+    if folder is None:
+        raise ModelUnavailable(f"the model package is not installed ({INSTALL_HINT})")
+    return folder
+
+
+def load_tokenizer(folder: Path, config: dict[str, Any]) -> Tokenizer:
+    """The model's tokenizer, truncating and padding as sentence-transformers does."""
+    from tokenizers import Tokenizer
+
+    max_length = DEFAULT_MAX_SEQ_LENGTH
+    st_config = folder / "sentence_bert_config.json"
+    if st_config.is_file():
+        max_length = int(json.loads(st_config.read_text(encoding="utf-8"))["max_seq_length"])
+    max_length = min(max_length, int(config["max_position_embeddings"]))
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    # tokenizer.json ships with truncation 128 and fixed padding 128; sentence-transformers
+    # overrides both: truncation at max_seq_length (special tokens included), padding per batch.
+    tokenizer.no_padding()
+    tokenizer.enable_truncation(max_length=max_length)
+    return tokenizer
+
+
+def read_config(folder: Path) -> dict[str, Any]:
+    config: dict[str, Any] = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    return config
+
+
 @dataclass(frozen=True)
 class _Loaded:
     tokenizer: Tokenizer
     bert: _Bert
+
+    def tokens(self, ids: NDArray[np.int64], mask: NDArray[np.int64]) -> F32:
+        return self.bert.hidden_states(ids, mask)
 
 
 @functools.cache
@@ -352,33 +448,8 @@ class MiniLmEmbedder:
         return DIMENSION
 
     def embed(self, texts: Sequence[str]) -> F32:
-        if isinstance(texts, str):
-            raise TypeError("embed() takes a sequence of texts, not one string")
-        if not texts:
-            return np.zeros((0, DIMENSION), dtype=np.float32)
-        model = self._model.get()
         with _one_blas_thread():
-            return self._embed(model, texts)
-
-    def _embed(self, model: _Loaded, texts: Sequence[str]) -> F32:
-        encodings = model.tokenizer.encode_batch(list(texts))
-        lengths = [len(encoding.ids) for encoding in encodings]
-        # Longest first, stable: each batch pads only to its own longest text.
-        order = sorted(range(len(texts)), key=lambda i: -lengths[i])
-        out = np.empty((len(texts), DIMENSION), dtype=np.float32)
-        start = 0
-        while start < len(order):
-            width = lengths[order[start]]  # the longest of those left
-            count = min(self._batch_size, max(1, TOKEN_BUDGET // width))
-            members = order[start : start + count]
-            start += count
-            ids = np.zeros((len(members), width), dtype=np.int64)
-            mask = np.zeros((len(members), width), dtype=np.int64)
-            for row, i in enumerate(members):
-                ids[row, : lengths[i]] = encodings[i].ids
-                mask[row, : lengths[i]] = 1
-            out[members] = model.bert.pooled(ids, mask)
-        return out
+            return embed_in_batches(texts, self._model.get, batch_size=self._batch_size)
 
 
 def _load_model(model_dir: Path | None) -> _Loaded:
@@ -390,22 +461,10 @@ def _load_model(model_dir: Path | None) -> _Loaded:
             + ". Or set CERTIQ_EMBEDDING__PROVIDER=none for lexical-only search."
         )
     from safetensors.numpy import load_file
-    from tokenizers import Tokenizer
 
-    folder = model_dir if model_dir is not None else packaged_model_dir()
-    assert folder is not None  # missing_requirements() said so
-    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    max_length = DEFAULT_MAX_SEQ_LENGTH
-    st_config = folder / "sentence_bert_config.json"
-    if st_config.is_file():
-        max_length = int(json.loads(st_config.read_text(encoding="utf-8"))["max_seq_length"])
-    max_length = min(max_length, int(config["max_position_embeddings"]))
+    folder = model_folder(model_dir)
+    config = read_config(folder)
     bert = _Bert.from_weights(load_file(str(folder / "model.safetensors")), config)
     if bert.word.shape[1] != DIMENSION:
         raise ModelUnavailable(f"{folder} holds a model of width {bert.word.shape[1]}, not 384")
-    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-    # tokenizer.json ships with truncation 128 and fixed padding 128; sentence-transformers
-    # overrides both: truncation at max_seq_length (special tokens included), padding per batch.
-    tokenizer.no_padding()
-    tokenizer.enable_truncation(max_length=max_length)
-    return _Loaded(tokenizer=tokenizer, bert=bert)
+    return _Loaded(tokenizer=load_tokenizer(folder, config), bert=bert)
