@@ -1,20 +1,22 @@
-"""The InjectionScreen port on both variants of the classifier: n-grams with MiniLM's vectors
-(where MiniLM is installed) and n-grams alone (the Lambda layer)."""
+"""The InjectionScreen port on every variant of the classifier: n-grams with MiniLM's vectors
+(float32, which it was fitted on, and int8, the default embedder's), and n-grams alone (the
+Lambda layer)."""
 
 from __future__ import annotations
 
 import pytest
 
 from certiq.adapters.local.minilm import MiniLmEmbedder
+from certiq.adapters.local.minilm_int8 import MiniLmInt8Embedder
 from certiq.guardrails.injection import InjectionClassifier
 from certiq.ports import InjectionScreen
 
-MINILM = MiniLmEmbedder()
+EMBEDDERS = {"ngrams+minilm": MiniLmEmbedder(), "ngrams+minilm-int8": MiniLmInt8Embedder()}
 
 
-@pytest.fixture(params=["ngrams+minilm", "ngrams"])
+@pytest.fixture(params=[*EMBEDDERS, "ngrams"])
 def screen(request: pytest.FixtureRequest) -> InjectionScreen:
-    return InjectionClassifier(MINILM if request.param == "ngrams+minilm" else None)
+    return InjectionClassifier(EMBEDDERS.get(request.param))
 
 
 @pytest.mark.parametrize(

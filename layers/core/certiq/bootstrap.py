@@ -6,13 +6,14 @@ boto3 clients to the stack's resources named in settings.aws.
 
 from __future__ import annotations
 
+import logging
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
 from certiq.adapters.local.clock import SystemClock
 from certiq.adapters.local.metrics import RecordingMetrics
-from certiq.config import AwsSettings, Settings
+from certiq.config import AwsSettings, EmbeddingSettings, Settings
 from certiq.deps import Deps
 from certiq.errors import ConfigurationError
 from certiq.lazy import lazy
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
 
     from certiq.adapters.llm.structured_output import StructuredModel
     from certiq.adapters.local.sqlite_db import SqliteDatabase
+
+_log = logging.getLogger(__name__)
 
 
 def build_deps(settings: Settings) -> Deps:
@@ -200,12 +203,15 @@ def guard_adapters(settings: Settings, embedder: Embedder | None = None) -> Guar
 
 def _injection_classifier(settings: Settings, embedder: Embedder | None) -> InjectionScreen:
     """With MiniLM's vectors where MiniLM is installed (the configured embedder when it is
-    MiniLM, so the model loads once); else the n-gram model alone (the Lambda layer)."""
+    MiniLM, int8 or float32, so the model loads once); else the n-gram model alone (the Lambda
+    layer). It was fitted on float32 vectors; with the int8 model's it decides alike (README,
+    Guardrails), so no second model is loaded beside int8 search."""
     from certiq.adapters.local.minilm import MODEL_NAME, minilm_available
+    from certiq.adapters.local.minilm_int8 import MODEL_NAME as INT8_MODEL_NAME
     from certiq.guardrails.injection import InjectionClassifier
 
     threshold = settings.validation.injection_threshold
-    if embedder is not None and embedder.name == MODEL_NAME:
+    if embedder is not None and embedder.name in (MODEL_NAME, INT8_MODEL_NAME):
         return InjectionClassifier(embedder, threshold=threshold)
     if minilm_available(settings.embedding.model_dir):
         return InjectionClassifier(
@@ -216,8 +222,8 @@ def _injection_classifier(settings: Settings, embedder: Embedder | None) -> Inje
 
 @cache
 def _shared_minilm(model_dir: Path | None) -> Embedder:
-    """One MiniLM per process for the classifier when search embeds with another model (or
-    none): every Deps built in the process shares its weights."""
+    """One MiniLM per process for the classifier when search embeds with another model (OpenAI,
+    or none): every Deps built in the process shares its weights."""
     from certiq.adapters.local.minilm import MiniLmEmbedder
 
     return MiniLmEmbedder(model_dir)
@@ -356,17 +362,38 @@ def build_embedder(settings: Settings, db: SqliteDatabase | None = None) -> Embe
 
         inner = OpenAIEmbedder.from_settings(embedding, settings.llm)
     else:
-        from certiq.adapters.local.minilm import MiniLmEmbedder, minilm_available
+        from certiq.adapters.local.minilm import minilm_available
 
         if embedding.provider == "auto" and not minilm_available(embedding.model_dir):
             return None
         # provider "minilm" with the model missing fails on first use, naming the fix.
-        inner = MiniLmEmbedder(embedding.model_dir, batch_size=embedding.batch_size)
+        inner = _local_minilm(embedding)
     if db is None:
         return inner
     from certiq.adapters.local.embedding_cache import CachedEmbedder
 
     return CachedEmbedder(inner, db, batch_size=embedding.batch_size)
+
+
+def _local_minilm(embedding: EmbeddingSettings) -> Embedder:
+    """MiniLM at the configured precision: int8 on onnxruntime where it can run, else float32 on
+    numpy, said in a log line (its vectors carry another name: see EmbeddingSettings)."""
+    from certiq.adapters.local.minilm import MiniLmEmbedder
+
+    if embedding.precision == "int8":
+        from certiq.adapters.local.minilm_int8 import MiniLmInt8Embedder, missing_int8_requirements
+
+        if embedding.model_dir is not None:
+            _log.info("CERTIQ_EMBEDDING__MODEL_DIR is set: its MiniLM runs in float32 on numpy")
+        elif problems := missing_int8_requirements():
+            _log.warning(
+                "embedding with MiniLM in float32 on numpy, not int8: %s. Dense search reads only"
+                " the vectors of the model that embeds the question.",
+                "; ".join(problems),
+            )
+        else:
+            return MiniLmInt8Embedder()
+    return MiniLmEmbedder(embedding.model_dir, batch_size=embedding.batch_size)
 
 
 def _certificate_archive(aws: AwsSettings) -> CertificateArchive | None:

@@ -383,11 +383,21 @@ class VerificationSettings(Group):
 
 
 class EmbeddingSettings(Group):
-    """auto: all-MiniLM-L6-v2 when its package is installed, otherwise lexical-only (none)."""
+    """auto: all-MiniLM-L6-v2 when its package is installed, otherwise lexical-only (none).
+
+    MiniLM runs with int8 weights on onnxruntime by default, or in float32 on numpy; the two
+    models' vectors carry different names and are never compared with each other.
+    """
 
     provider: Literal["auto", "none", "minilm", "openai"] = "auto"
+    precision: Literal["int8", "float32"] = Field(
+        default="int8",
+        description="MiniLM's weights: int8 on onnxruntime (float32 on numpy when onnxruntime is"
+        " not installed, or with model_dir), or float32 on numpy",
+    )
     model_dir: Path | None = Field(
-        default=None, description="a folder with MiniLM files; default: the packaged model"
+        default=None,
+        description="a folder with MiniLM files, run in float32; default: the packaged model",
     )
     openai_model: str = "text-embedding-3-small"
     batch_size: int = Field(default=32, ge=1, le=2048)
