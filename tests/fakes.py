@@ -79,6 +79,10 @@ class HashingEmbedder:
 
     def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
         self.calls.append(list(texts))
+        return self.vectors(texts)
+
+    def vectors(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """What embed() returns, without recording a call."""
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         for row, text in enumerate(texts):
             if text in self.pinned:
@@ -90,6 +94,20 @@ class HashingEmbedder:
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 0)
         return out
+
+
+class QueryHashingEmbedder(HashingEmbedder):
+    """A HashingEmbedder that is a QueryEmbedder: questions come through embed_queries (recorded
+    in ``query_calls``, not ``calls``) and get the vectors embed() would give, so only the route
+    a caller takes differs, as e5's "query: " and "passage: " would."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.query_calls: list[list[str]] = []
+
+    def embed_queries(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        self.query_calls.append(list(texts))
+        return self.vectors(texts)
 
 
 class DelegatingIndex:

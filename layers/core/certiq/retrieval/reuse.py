@@ -35,7 +35,7 @@ from certiq.models import (
     RenderState,
     VerifiedAnswer,
 )
-from certiq.ports import DocumentStore, Embedder, SearchIndex
+from certiq.ports import DocumentStore, Embedder, SearchIndex, embed_query_texts
 from certiq.text import stem
 
 if TYPE_CHECKING:
@@ -206,7 +206,8 @@ def _vectors(
     missing = [
         answer.question for answer, vector in zip(answers, stored, strict=True) if not vector
     ]
-    fresh = iter(np.asarray(embedder.embed([query, *missing]), dtype=np.float64))
+    # Questions all: compared with one another, as questions.
+    fresh = iter(np.asarray(embed_query_texts(embedder, [query, *missing]), dtype=np.float64))
     rows = [next(fresh)]
     rows += [np.asarray(vector, dtype=np.float64) if vector else next(fresh) for vector in stored]
     matrix = np.vstack(rows)

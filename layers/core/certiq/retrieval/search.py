@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from certiq.config import RetrievalSettings
 from certiq.models import RetrievalMode, SearchHit
-from certiq.ports import Embedder, RankingIndex, SearchIndex
+from certiq.ports import Embedder, RankingIndex, SearchIndex, embed_query_texts
 from certiq.retrieval.fusion import fuse_ranks, reciprocal_rank_fusion
 
 if TYPE_CHECKING:  # numpy is not imported by the functions that never search
@@ -66,7 +66,7 @@ def hybrid_search(
         note = None if mode == "bm25" else NO_EMBEDDER
         return RetrievalResult(lexical, mode, "bm25", len(lexical), note)
 
-    vector = embedder.embed([query])[0]
+    vector = embed_query_texts(embedder, [query])[0]
     if mode == "dense":
         dense = index.search_vector(tenant, vector, k, collection=collection)
         if dense:

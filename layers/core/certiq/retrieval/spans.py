@@ -7,7 +7,7 @@ chunks counted once) is described by what ``candidate_set`` computes:
   sentences themselves (rank-bm25's BM25Okapi), divided by the best sentence's, so the best
   lexical match is 1;
 - semantic, when there is an embedder: the cosine of sentence and question, below 0 taken as 0.
-  The question and all candidate sentences are embedded in one call;
+  The question and all candidate sentences are embedded in one call (two for a QueryEmbedder);
 - chunk: the chunk's retrieval score over the best chunk's.
 
 ``span_scorer`` weighted (the default) scores each in [0, 1]: relevance = the weighted mean of
@@ -32,7 +32,7 @@ from rank_bm25 import BM25Okapi  # type: ignore[import-untyped]
 
 from certiq.config import RetrievalSettings
 from certiq.models import Chunk, EvidenceSpan, SearchHit, Sentence
-from certiq.ports import Embedder
+from certiq.ports import Embedder, QueryEmbedder
 from certiq.retrieval.relevance import SHIPPED_MODEL, Candidates, shipped_model
 from certiq.text import content_terms
 
@@ -79,8 +79,13 @@ def lexical_scores(query: Sequence[str], documents: Sequence[Sequence[str]]) -> 
 def unit_vectors(
     question: str, sentences: Sequence[str], embedder: Embedder
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """The question's and the sentences' vectors, normalised; one call to the embedder."""
-    vectors = np.asarray(embedder.embed([question, *sentences]), dtype=np.float64)
+    """The question's and the sentences' vectors, normalised; one call to the embedder, two
+    when it embeds questions differently (a QueryEmbedder)."""
+    if isinstance(embedder, QueryEmbedder):
+        rows = [embedder.embed_queries([question]), embedder.embed(sentences)]
+        vectors = np.vstack([np.asarray(part, dtype=np.float64) for part in rows])
+    else:
+        vectors = np.asarray(embedder.embed([question, *sentences]), dtype=np.float64)
     norms = np.linalg.norm(vectors, axis=1)
     norms[norms == 0] = 1.0
     vectors = vectors / norms[:, None]

@@ -25,6 +25,7 @@ from certiq.models import (
     ReusedFrom,
     VerifiedAnswer,
 )
+from certiq.ports import embed_query_texts
 from certiq.retrieval.reuse import (
     Match,
     cited_evidence,
@@ -112,7 +113,9 @@ def remember_verified_answer(state: QuestionState, certificate: Certificate, dep
             terms_key=terms_key(terms),
             collection=state.collection,
             embedder=embedder.name if embedder is not None else None,
-            embedding=embedder.embed([query])[0].tolist() if embedder is not None else None,
+            embedding=(
+                embed_query_texts(embedder, [query])[0].tolist() if embedder is not None else None
+            ),
             documents=certificate.documents,
             created_at=state.received_at,
         )
