@@ -50,6 +50,9 @@ QUESTION_SOURCES = ("policyqa-questions", "certiq-benign", "certiq-ordinary")
 MAX_QUESTION_REFUSALS = 0.01
 MAX_DOCUMENT_FLAGS = 0.0001
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+# The embedding's L2, chosen among 1e-4, 1e-3, 3e-3 and 1e-2 by attacks refused with sources
+# held out (0.818, 0.834, 0.853, 0.846): a smoother probe carries better to unseen collections.
+EMBEDDING_L2 = 3e-3
 THRESHOLDS = np.round(np.arange(-1.0, 8.01, 0.25), 2)
 F = NDArray[np.float64]
 
@@ -129,7 +132,13 @@ def fit(ngrams: Sparse, vectors: F, labels: F, sources: NDArray[np.str_]) -> Inj
         steps=300,
     )
     semantic, semantic_bias = adam_logistic(
-        lambda w: vectors @ w, lambda r: vectors.T @ r, vectors.shape[1], labels, weights, 1e-3, 500
+        lambda w: vectors @ w,
+        lambda r: vectors.T @ r,
+        vectors.shape[1],
+        labels,
+        weights,
+        EMBEDDING_L2,
+        500,
     )
     return InjectionWeights(
         lexical.astype(np.float32),
