@@ -10,12 +10,14 @@ from pathlib import Path
 import pytest
 
 from certiq.bootstrap import build_deps
+from certiq.cli import _readable
 from certiq.config import Settings
 from certiq.deps import Deps
-from certiq.models import QuestionState, QuestionStatus, StepError
+from certiq.models import AnswerOutcome, QuestionState, QuestionStatus, StepError
 from certiq.questions import receive
 from certiq.steps import STEPS
 from certiq.steps.persist import NOT_FOUND_AS_WRITTEN
+from certiq.steps.response import build_response
 from tests.fakes import (
     FakeUrlChecker,
     FixedClock,
@@ -240,6 +242,30 @@ def test_a_chinese_question_offline_is_named_and_asked_for_in_the_index_language
     message = record.response.message or ""
     assert message.startswith(NOT_FOUND_AS_WRITTEN)
     assert "'zh'" in message and "Ask it in 'en'" in message
+    # AND its outcome is not NOT_STATED: that the documents are silent is not known
+    assert record.response.outcome is AnswerOutcome.NOT_FOUND_AS_WRITTEN
+
+
+def test_passages_found_for_an_untranslated_question_are_offered_unchecked(deps: Deps) -> None:
+    # GIVEN a question in French, offline (searched as written: no translation model), for which
+    # the search found the English policy's sentences (dense search can, across languages)
+    found = run(receive("How long are backups of customer data kept?", deps), deps, *ANSWER_STEPS)
+    assert found.evidence
+    state = run(receive(FRENCH, deps), deps, "validate", "redact", "translate")
+    assert state.translation is not None and state.translation.note is not None
+    state = state.model_copy(update={"evidence": found.evidence})
+
+    # WHEN the response is built with nothing shown
+    response = build_response(state, QuestionStatus.COMPLETE, deps.documents, deps.settings.policy)
+
+    # THEN the outcome says it was not found as written, and the passages are offered as reading:
+    # unchecked, never as ones that fail to state the answer
+    assert response.answer == ""
+    assert response.outcome is AnswerOutcome.NOT_FOUND_AS_WRITTEN
+    assert [passage.doc_id for passage in response.related] == ["policy"]
+    printed = _readable(response)
+    assert "not checked against the question: it was not translated" in printed
+    assert "do not state it" not in printed
 
 
 def test_dead_links_are_reported_and_replaced_by_the_fallback(tmp_path: Path) -> None:

@@ -233,6 +233,15 @@ def ask_command(
         sys.exit(1)
 
 
+RELATED_HEADERS: dict[str | None, str] = {
+    None: "Related reading (not an answer: these passages do not state it):",
+    "NOT_FOUND_AS_WRITTEN": (
+        "Closest passages, in the documents' language (not checked against the question:"
+        " it was not translated):"
+    ),
+}
+
+
 def _readable(response: QAResponse) -> str:
     lines = [f"Question: {response.question}", f"Status:   {response.status.value}"]
     if response.outcome is not None:
@@ -246,7 +255,7 @@ def _readable(response: QAResponse) -> str:
     if response.message:
         lines += ["", f"Note: {response.message}"]
     if response.related:
-        lines += ["", "Related reading (not an answer: these passages do not state it):"]
+        lines += ["", RELATED_HEADERS.get(response.outcome, RELATED_HEADERS[None])]
         lines += [
             f'  {passage.file_name}, page {passage.page}: "{passage.text}"'
             for passage in response.related

@@ -312,6 +312,9 @@ class AnswerOutcome(StrEnum):
 
     ANSWERED = "ANSWERED"  # at least one statement is shown
     NOT_STATED = "NOT_STATED"  # nothing in the documents states what was asked
+    # Asked in another language than the documents' with no translation model: nothing answers
+    # the question as written, which says nothing of whether the documents state it.
+    NOT_FOUND_AS_WRITTEN = "NOT_FOUND_AS_WRITTEN"
 
 
 class RelatedPassage(Contract):
@@ -354,12 +357,15 @@ class QAResponse(Contract):
     message: str | None = Field(default=None, description="why there is no answer, when none")
     outcome: AnswerOutcome | None = Field(
         default=None,
-        description="COMPLETE answers: ANSWERED, or NOT_STATED (the documents do not state it; "
-        "`related` offers the closest passages); None for other statuses",
+        description="COMPLETE answers: ANSWERED; NOT_STATED (the documents do not state it; "
+        "`related` offers the closest passages); NOT_FOUND_AS_WRITTEN (asked in another language "
+        "than the documents' with no translation model: nothing answers it as written, and "
+        "`related` offers the closest passages unchecked); None for other statuses",
     )
     related: list[RelatedPassage] = Field(
         default_factory=list,
-        description="NOT_STATED: the closest passages found, offered as reading, never as claims",
+        description="NOT_STATED and NOT_FOUND_AS_WRITTEN: the closest passages found, offered as"
+        " reading, never as claims",
     )
     statements: list[Statement] = Field(
         default_factory=list,

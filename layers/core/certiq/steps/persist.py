@@ -6,7 +6,7 @@ from certiq.deps import Deps
 from certiq.errors import AlreadyExists
 from certiq.models import Certificate, CertifiedDocument, QuestionState, QuestionStatus
 from certiq.steps.find_verified_answer import remember_verified_answer
-from certiq.steps.response import build_response, shown_question
+from certiq.steps.response import build_response, searched_untranslated, shown_question
 from certiq.trust.certificate import seal_and_sign
 
 NO_ANSWER = "The documents do not state the answer to this question."
@@ -40,7 +40,7 @@ def persist(state: QuestionState, deps: Deps) -> QuestionState:
     state = state.model_copy(
         update={"certificate_id": certificate_id, "status": QuestionStatus.COMPLETE}
     )
-    untranslated = state.translation is not None and state.translation.note is not None
+    untranslated = searched_untranslated(state)
     message = None if state.answer else NOT_FOUND_AS_WRITTEN if untranslated else NO_ANSWER
     if state.answer and state.unanswered:
         parts = " ".join(_asked(part) for part in state.unanswered)

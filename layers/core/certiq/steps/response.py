@@ -21,6 +21,12 @@ from certiq.trust.policy import statements
 RELATED_PASSAGES = 3  # offered when the documents do not state the answer
 
 
+def searched_untranslated(state: QuestionState) -> bool:
+    """The question is in another language than the documents' and was searched as written (no
+    translation model): what it finds, or does not, says little about what the documents state."""
+    return state.translation is not None and state.translation.note is not None
+
+
 def build_response(
     state: QuestionState,
     status: QuestionStatus,
@@ -70,9 +76,15 @@ def build_response(
         )
     outcome = None
     related: list[RelatedPassage] = []
-    if status is QuestionStatus.COMPLETE:
-        outcome = AnswerOutcome.ANSWERED if shown_ids else AnswerOutcome.NOT_STATED
-    if outcome is AnswerOutcome.NOT_STATED:
+    if status is QuestionStatus.COMPLETE and shown_ids:
+        outcome = AnswerOutcome.ANSWERED
+    elif status is QuestionStatus.COMPLETE:
+        outcome = (
+            AnswerOutcome.NOT_FOUND_AS_WRITTEN
+            if searched_untranslated(state)
+            else AnswerOutcome.NOT_STATED
+        )
+    if outcome in (AnswerOutcome.NOT_STATED, AnswerOutcome.NOT_FOUND_AS_WRITTEN):
         # A sentence addressing an AI assistant is never offered to the reader as reading, nor
         # is a heading or a running header: reading is passages that say something.
         readable = [

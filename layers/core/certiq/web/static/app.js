@@ -196,16 +196,19 @@ function renderAnswer(turn, response) {
   if (shown.length || response.answer) parts.push(body);
   if (response.message) parts.push(el("p", { class: "message", text: response.message }));
   if (!shown.length && !response.answer && !response.message) parts.push(el("p", { class: "message", text: t("noAnswer") }));
-  if (response.related?.length) parts.push(renderRelated(response.related));
+  if (response.related?.length) parts.push(renderRelated(response.related, response.outcome));
   if (withheld.length) parts.push(renderWithheld(turn, withheld, byId, response));
   if (response.certificate_id) parts.push(renderCertificate(turn, response));
   return el("div", { class: "answer-block" }, parts);
 }
 
-function renderRelated(related) {
+function renderRelated(related, outcome) {
   // Reading offered beside "the documents do not state...": passages, never claims or chips.
-  return el("div", { class: "related", dataset: { outcome: "NOT_STATED" } },
-    el("p", { class: "related-title", text: t("relatedReading") }),
+  // A question searched untranslated was not read against them: the title does not say they
+  // fail to state it.
+  const unchecked = outcome === "NOT_FOUND_AS_WRITTEN";
+  return el("div", { class: "related", dataset: { outcome: unchecked ? outcome : "NOT_STATED" } },
+    el("p", { class: "related-title", text: t(unchecked ? "relatedUnchecked" : "relatedReading") }),
     el("ul", {}, related.map((passage) =>
       el("li", {},
         el("span", { class: "related-where", text: `${passage.file_name}, ${t("page", { n: passage.page })}` }),
