@@ -66,7 +66,7 @@ def test_the_topic_of_a_question_leaves_out_the_words_asking_for_a_quantity(
     ("question", "kind"),
     [
         ("Which cloud provider hosts the production database?", "provider"),
-        ("Which insurance must the supplier hold?", "insurance"),
+        ("Which insurance must the supplier hold?", "insuranc"),
         ("Which types of cookies are used?", "cooky"),
         ("Which third parties receive my data?", "party"),
         ("Which do you prefer?", None),

@@ -26,6 +26,22 @@ def test_a_word_and_its_inflections_share_a_stem(word: str, stemmed: str) -> Non
     assert stem(word) == stemmed
 
 
+@pytest.mark.parametrize(
+    "forms",
+    [
+        # a base word ending in e meets its forms that lost the e with -ed, -es or -ing
+        ("acknowledge", "acknowledged", "acknowledges"),
+        ("minute", "minutes"),
+        ("agree", "agreed"),
+        ("employee", "employees"),
+        ("store", "stored", "storing", "stores"),
+        ("delete", "deleted", "deletes"),
+    ],
+)
+def test_a_word_ending_in_e_shares_its_stem_with_its_inflections(forms: tuple[str, ...]) -> None:
+    assert len({stem(form) for form in forms}) == 1, [stem(form) for form in forms]
+
+
 def test_a_question_and_the_sentence_answering_it_share_their_terms() -> None:
     # GIVEN the demo's liability question and the clause that answers it
     asked = set(content_terms("What is the liability cap?"))

@@ -50,7 +50,19 @@ _UNDOUBLED = frozenset("bcfgkmnprtv")  # not d: "added" is "add"
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A light English suffix stripper: enough to match 'backups' with 'backup', 'kept' stays."""
+    """A light English suffix stripper: enough to match 'backups' with 'backup', 'kept' stays.
+
+    A word with none of those endings loses a final e (as in Porter's step 5), so that it meets
+    its forms stripped of -ed, -es or -ing: 'acknowledge' and 'acknowledged', 'minute' and
+    'minutes', 'agree' and 'agreed'.
+    """
+    stripped = _strip_suffix(word)
+    if stripped == word and len(word) >= 4 and word.endswith("e") and not word[0].isdigit():
+        return word[:-1]
+    return stripped
+
+
+def _strip_suffix(word: str) -> str:
     if len(word) <= 3 or word[0].isdigit():
         return word
     for suffix, replacement in (
