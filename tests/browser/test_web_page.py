@@ -503,3 +503,44 @@ def test_a_quote_from_a_scanned_page_says_it_was_read_by_ocr(server: str, browse
     if keep:
         page.screenshot(path=keep.replace(".png", "-ocr.png"), full_page=True)
     page.close()
+
+
+def test_passages_for_an_untranslated_question_are_offered_as_unchecked(
+    server: str, browser: Any
+) -> None:
+    # GIVEN the policy indexed, no translation model, and a question in French: the server
+    # answers NOT_FOUND_AS_WRITTEN (the route adds the passage dense search would offer where
+    # an embedder runs: this server searches lexically)
+    page = browser.new_page(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    page.set_default_timeout(TIMEOUT_MS)
+    outcomes: list[str] = []
+
+    def offer_passage(route: Any) -> None:
+        response = route.fetch()
+        view = response.json()
+        answer = view.get("response")
+        if answer:
+            outcomes.append(answer["outcome"])
+            if not answer["related"]:
+                passage = {"doc_id": "d", "file_name": "retention.pdf", "page": 1}
+                answer["related"] = [{**passage, "text": FACT, "score": 0.5}]
+        route.fulfill(response=response, json=view)
+
+    page.route(re.compile(r".*/v1/questions/[^/]+$"), offer_passage)
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready]")
+    upload_retention_policy(page)
+    # WHEN the question is asked
+    page.fill(
+        "#question", "Combien de temps les sauvegardes des données clients sont-elles gardées ?"
+    )
+    page.press("#question", "Enter")
+    related = page.locator(".related")
+    related.wait_for()
+    # THEN the passages are offered as unchecked, never as ones that do not state the answer
+    assert outcomes[-1] == "NOT_FOUND_AS_WRITTEN"
+    assert related.get_attribute("data-outcome") == "NOT_FOUND_AS_WRITTEN"
+    title = related.locator(".related-title").inner_text()
+    assert "not checked against the question" in title
+    assert "do not state" not in title
+    page.close()
