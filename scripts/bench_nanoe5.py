@@ -27,16 +27,14 @@ them (tests/data/crosslingual/README.md).
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -45,7 +43,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "layers" / "core"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_embeddings import scifact_chunks  # noqa: E402
+import make_sample_pdfs  # noqa: E402
+from bench_embeddings import read_jsonl, scifact_chunks  # noqa: E402
 
 from certiq.adapters.local.minilm import MiniLmEmbedder  # noqa: E402
 from certiq.adapters.local.minilm_int8 import MiniLmInt8Embedder  # noqa: E402
@@ -57,13 +56,6 @@ from certiq.ports import Embedder, embed_query_texts  # noqa: E402
 SCIFACT = Path(os.environ.get("SCIFACT_DIR", ROOT.parent / "shared" / "data" / "scifact"))
 CROSSLINGUAL = ROOT / "tests" / "data" / "crosslingual"
 F32 = NDArray[np.float32]
-
-
-def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
-    with path.open(encoding="utf-8") as lines:
-        for line in lines:
-            if line.strip():
-                yield json.loads(line)
 
 
 def unit(rows: F32) -> F32:
@@ -98,16 +90,9 @@ def speed(embedder: Embedder, chunks: list[str], claims: list[str]) -> dict[str,
 
 
 def demo_passages() -> list[str]:
-    spec = importlib.util.spec_from_file_location(
-        "make_sample_pdfs", ROOT / "scripts" / "make_sample_pdfs.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
     return [
         text
-        for document in module.DOCUMENTS
+        for document in make_sample_pdfs.DOCUMENTS
         for section in document.sections
         for text in (*section.paragraphs, *section.bullets)
     ]

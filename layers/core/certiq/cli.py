@@ -233,13 +233,12 @@ def ask_command(
         sys.exit(1)
 
 
-RELATED_HEADERS: dict[str | None, str] = {
-    None: "Related reading (not an answer: these passages do not state it):",
-    "NOT_FOUND_AS_WRITTEN": (
-        "Closest passages, in the documents' language (not checked against the question:"
-        " it was not translated):"
-    ),
-}
+RELATED_READING = "Related reading (not an answer: these passages do not state it):"
+# NOT_FOUND_AS_WRITTEN: the question was searched untranslated, so nothing was checked against it.
+UNCHECKED_READING = (
+    "Closest passages, in the documents' language (not checked against the question:"
+    " it was not translated):"
+)
 
 
 def _readable(response: QAResponse) -> str:
@@ -255,7 +254,8 @@ def _readable(response: QAResponse) -> str:
     if response.message:
         lines += ["", f"Note: {response.message}"]
     if response.related:
-        lines += ["", RELATED_HEADERS.get(response.outcome, RELATED_HEADERS[None])]
+        unchecked = response.outcome == "NOT_FOUND_AS_WRITTEN"
+        lines += ["", UNCHECKED_READING if unchecked else RELATED_READING]
         lines += [
             f'  {passage.file_name}, page {passage.page}: "{passage.text}"'
             for passage in response.related

@@ -207,7 +207,7 @@ function renderRelated(related, outcome) {
   // A question searched untranslated was not read against them: the title does not say they
   // fail to state it.
   const unchecked = outcome === "NOT_FOUND_AS_WRITTEN";
-  return el("div", { class: "related", dataset: { outcome: unchecked ? outcome : "NOT_STATED" } },
+  return el("div", { class: "related", dataset: { outcome } },
     el("p", { class: "related-title", text: t(unchecked ? "relatedUnchecked" : "relatedReading") }),
     el("ul", {}, related.map((passage) =>
       el("li", {},
