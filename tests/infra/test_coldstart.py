@@ -43,3 +43,85 @@ def test_light_function_imports_no_heavy_library(name: str) -> None:
     ).stdout
     # THEN none of the heavy libraries is loaded yet
     assert json.loads(output) == []
+
+
+SNAPSHOT_PROBE = """
+import json, random, sys
+import app
+import snapshot_restore_py as hooks
+from certiq.lazy import is_built
+from certiq.runtime.lambda_handlers import container_deps
+from certiq.runtime.snapstart import CLIENT_FIELDS
+from certiq.steps import STEP_DEPS
+
+for hook, args, kwargs in reversed(hooks.get_before_snapshot()):  # as Lambda runs them
+    hook(*args, **kwargs)
+deps = container_deps()
+built = [
+    field for field in {*CLIENT_FIELDS, *STEP_DEPS.get(sys.argv[1], ())}
+    if getattr(deps, field) is not None and is_built(getattr(deps, field))
+]
+before_restore = random.getstate()
+for hook, args, kwargs in hooks.get_after_restore():
+    hook(*args, **kwargs)
+from certiq.guardrails.validation import rules_for
+print(json.dumps({
+    "built": sorted(built),
+    "reseeded": random.getstate() != before_restore,
+    "patterns_compiled": rules_for.cache_info().currsize > 0,
+}))
+"""
+
+# Each function's tables, key and bucket, as template.yaml names them (placeholder values).
+SNAPSHOT_ENVIRONMENTS = {
+    "validate": {
+        "CERTIQ_AWS__QUESTIONS_TABLE": "questions",
+        "CERTIQ_AWS__DOCUMENTS_TABLE": "documents",
+    },
+    "persist": {
+        "CERTIQ_AWS__QUESTIONS_TABLE": "questions",
+        "CERTIQ_AWS__DOCUMENTS_TABLE": "documents",
+        "CERTIQ_AWS__CERTIFICATES_TABLE": "certificates",
+        "CERTIQ_AWS__KMS_KEY_ID": "alias/certiq-certificates",
+        "CERTIQ_AWS__CERTIFICATE_ARCHIVE_BUCKET": "certiq-certificate-archive",
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(SNAPSHOT_ENVIRONMENTS))
+def test_snapstart_builds_the_configured_clients_before_the_snapshot_and_reseeds_after(
+    name: str,
+) -> None:
+    # GIVEN a fresh interpreter with the function's code, the layer and the function's own
+    # environment (runtime aws, only the resources its step uses)
+    code_dir = ROOT / "functions" / name
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("CERTIQ_", "AWS_"))}
+    environment |= {
+        "PYTHONPATH": os.pathsep.join([str(code_dir), str(ROOT / "layers" / "core")]),
+        "CERTIQ_RUNTIME": "aws",
+        "CERTIQ_AWS__REGION": "us-east-1",
+        "CERTIQ_EMBEDDING__PROVIDER": "none",
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        **SNAPSHOT_ENVIRONMENTS[name],
+    }
+    # WHEN Lambda runs the before-snapshot hooks app.py registered, then a restore's hooks
+    output = subprocess.run(
+        [sys.executable, "-c", SNAPSHOT_PROBE, name],
+        cwd=code_dir,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    result = json.loads(output)
+    # THEN the adapters its step uses are in the snapshot, but those its environment lacks
+    expected = {
+        "validate": ["documents", "injection", "questions"],
+        "persist": ["archive", "certificates", "documents", "questions", "signer"],
+    }
+    assert result["built"] == expected[name]
+    # AND Validate's own warm-up has compiled the pattern lists its first question would compile
+    assert result["patterns_compiled"] is (name == "validate")
+    # AND each restored environment draws its own random state
+    assert result["reseeded"] is True

@@ -65,8 +65,9 @@ def test_state_machine_is_standard_traced_logged_and_reads_the_asl_file() -> Non
 def test_task_resource_is_a_placeholder_the_template_substitutes(state_name: str) -> None:
     # GIVEN a Task of the ASL
     match = placeholder(TASKS[state_name])
-    # THEN DefinitionSubstitutions maps its placeholder to the ARN of the function it names
-    assert SUBSTITUTIONS.get(f"{match['name']}Arn") == {"Fn::GetAtt": [match["name"], "Arn"]}
+    # THEN DefinitionSubstitutions maps its placeholder to the function's published alias, the
+    # version SnapStart snapshots (never $LATEST)
+    assert SUBSTITUTIONS.get(f"{match['name']}Arn") == {"Ref": f"{match['name']}.Alias"}
 
 
 def test_every_substitution_is_used_by_the_asl() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import json
 import re
 import tomllib
@@ -18,7 +19,8 @@ from samtranslator.translator.transform import transform
 
 from certiq.adapters.aws.tables import attribute_definitions, global_secondary_indexes, key_schema
 from certiq.config import Settings, env_names
-from certiq.steps import STEP_NAMES
+from certiq.deps import Deps
+from certiq.steps import STEP_DEPS, STEP_NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "template.yaml"
@@ -341,6 +343,9 @@ def test_the_uses_named_for_a_step_cover_what_its_code_reads(name: str) -> None:
     }
     # THEN each of them that needs a setting or a permission is among its function's uses
     assert {DEPS_USES[field] for field in read if field in DEPS_USES} <= USES[name]
+    # AND each adapter it reads is among those a SnapStart snapshot holds built for it
+    assert read - {"settings", "clock", "metrics"} <= set(STEP_DEPS[name])
+    assert set(STEP_DEPS[name]) <= {field.name for field in dataclasses.fields(Deps)}
 
 
 def test_only_the_api_function_knows_the_state_machine(transformed: dict[str, Any]) -> None:
@@ -501,7 +506,9 @@ def test_roles_carry_only_the_managed_policies_sam_attaches(transformed: dict[st
 def test_state_machine_role_may_invoke_each_task_function(template: dict[str, Any]) -> None:
     # GIVEN the state machine's substitutions and policies
     machine = template["Resources"]["AnswerStateMachine"]["Properties"]
-    substituted = {value["Fn::GetAtt"][0] for value in machine["DefinitionSubstitutions"].values()}
+    substituted = {
+        value["Ref"].removesuffix(".Alias") for value in machine["DefinitionSubstitutions"].values()
+    }
     invocable = {
         policy["LambdaInvokePolicy"]["FunctionName"]["Ref"]
         for policy in machine["Policies"]
@@ -637,6 +644,36 @@ def test_pdf_changes_in_the_bucket_trigger_ingest_without_a_cycle(template: dict
             assert not re.search(r'"DocumentsBucket[".]', json.dumps(properties)), rid
 
 
+def test_every_caller_invokes_the_published_alias_that_snapstart_snapshots(
+    template: dict[str, Any], transformed: dict[str, Any]
+) -> None:
+    # GIVEN the functions' Globals and the parameter that turns SnapStart on or off
+    function_globals = template["Globals"]["Function"]
+    parameter = template["Parameters"]["SnapStart"]
+    # THEN every function publishes a version behind one alias, SnapStart on by default
+    assert function_globals["AutoPublishAlias"] == "live"
+    assert function_globals["SnapStart"] == {"ApplyOn": {"Ref": "SnapStart"}}
+    assert parameter["Default"] == "PublishedVersions"
+    assert sorted(parameter["AllowedValues"]) == ["None", "PublishedVersions"]
+    resources = transformed["Resources"]
+    functions = [rid for rid, r in resources.items() if r["Type"] == "AWS::Lambda::Function"]
+    aliases = {
+        r["Properties"]["FunctionName"]["Ref"]: rid
+        for rid, r in resources.items()
+        if r["Type"] == "AWS::Lambda::Alias"
+    }
+    assert sorted(aliases) == sorted(functions)
+    # AND after the transform nothing invokes $LATEST: the state machine's tasks, every Lambda
+    # permission (API Gateway, the bucket's notifications) and the API's integrations name aliases
+    machine = resources["AnswerStateMachine"]["Properties"]["DefinitionSubstitutions"]
+    assert {value["Ref"] for value in machine.values()} <= set(aliases.values())
+    permissions = [r for r in resources.values() if r["Type"] == "AWS::Lambda::Permission"]
+    assert permissions
+    assert all(p["Properties"]["FunctionName"]["Ref"] in aliases.values() for p in permissions)
+    body = json.dumps(resources["CertiqApi"]["Properties"]["Body"])
+    assert "${ApiFunction.Arn}" not in body and "${ApiFunctionAliaslive}" in body
+
+
 def test_search_is_one_encrypted_https_only_domain_with_no_serverless_option(
     template: dict[str, Any],
 ) -> None:
@@ -688,7 +725,8 @@ def test_api_routes_match_the_function_events_and_integrate_it(
     for method, path in API_ROUTES:
         integration = body["paths"][path][method]["x-amazon-apigateway-integration"]
         assert integration["type"] == "aws_proxy" and integration["httpMethod"] == "POST"
-        assert "${ApiFunction.Arn}" in integration["uri"]["Fn::Sub"]
+        # (its alias, the published version SnapStart snapshots: SAM names it <Function>Alias<name>)
+        assert "${ApiFunctionAliaslive}" in integration["uri"]["Fn::Sub"]
     # AND PDF uploads and page images pass as binary, without making every body binary
     api = template["Resources"]["CertiqApi"]["Properties"]
     assert sorted(api["BinaryMediaTypes"]) == ["application~1pdf", "image~1png"]

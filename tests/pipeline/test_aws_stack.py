@@ -595,7 +595,19 @@ def stack(osmem_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> It
                 Timeout=int(properties.get("Timeout", globals_["Timeout"])),
                 MemorySize=int(properties.get("MemorySize", globals_["MemorySize"])),
                 Environment={"Variables": variables},
+                Publish=True,
             )
+            # AutoPublishAlias: the state machine invokes the alias, as SAM deploys it.
+            published = lambda_.list_versions_by_function(FunctionName=function_name(rid))
+            version = max(
+                (v["Version"] for v in published["Versions"] if v["Version"] != "$LATEST"), key=int
+            )
+            alias = lambda_.create_alias(
+                FunctionName=function_name(rid),
+                Name=globals_["AutoPublishAlias"],
+                FunctionVersion=version,
+            )
+            refs[f"{rid}.Alias"] = alias["AliasArn"]
 
         sfn = boto3.client("stepfunctions", region_name=REGION)
         substitutions = {

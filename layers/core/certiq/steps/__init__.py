@@ -45,6 +45,30 @@ STEP_NAMES: tuple[str, ...] = (
     "record_failure",
 )
 
+# The Deps adapters each step uses (tests/infra checks them against the step's code). A SnapStart
+# snapshot holds them built (certiq.runtime.snapstart.prime), so a cold start builds none.
+STEP_DEPS: dict[str, tuple[str, ...]] = {
+    "validate": ("questions", "documents", "injection"),
+    "redact": ("questions", "documents", "name_finder"),
+    "translate": ("language", "translator"),
+    "retrieve": ("questions", "certificates", "index", "embedder", "rewriter"),
+    "find_verified_answer": (
+        "answers",
+        "certificates",
+        "documents",
+        "index",
+        "embedder",
+        "signer",
+        "verifier",
+    ),
+    "answer": ("questions", "chat_model"),
+    "verify": ("questions", "index", "verifier", "claim_splitter"),
+    "guard_answer": ("documents", "translator", "url_checker"),
+    # Persist keeps the verified answer for reuse (find_verified_answer.remember_verified_answer).
+    "persist": ("questions", "certificates", "documents", "signer", "archive", "answers"),
+    "record_failure": ("questions", "documents"),
+}
+
 
 class _Steps(MutableMapping[str, Step]):
     """The steps by name, each module imported on its first lookup. A step may be replaced
@@ -78,6 +102,15 @@ class _Steps(MutableMapping[str, Step]):
 
 
 STEPS: MutableMapping[str, Step] = _Steps()
+
+
+def warm_up(name: str, deps: Deps) -> None:
+    """Runs the step module's ``warm_up(deps)``, if it has one: work its first question would
+    otherwise pay (compiling, loading weights), done before a SnapStart snapshot. It stores
+    nothing and sends no request."""
+    warm = getattr(importlib.import_module(f"certiq.steps.{name}"), "warm_up", None)
+    if warm is not None:
+        warm(deps)
 
 
 def placeholder(step_name: str) -> str:

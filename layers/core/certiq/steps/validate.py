@@ -12,6 +12,9 @@ from certiq.models import QuestionState, QuestionStatus
 from certiq.steps.redact import mask_question
 from certiq.steps.response import build_response
 
+# A question no rule refuses, for warm_up.
+WARM_UP_QUESTION = "How long are backups of customer data kept?"
+
 
 def validate(state: QuestionState, deps: Deps) -> QuestionState:
     deps.questions.set_status(state.question_id, QuestionStatus.MODERATING_QUESTION)
@@ -41,3 +44,9 @@ def earlier_questions(state: QuestionState, deps: Deps) -> list[str]:
         and record.response is not None
         and record.created_at <= state.received_at
     ]
+
+
+def warm_up(deps: Deps) -> None:
+    """Checks a harmless question, storing nothing: a SnapStart snapshot then holds the pattern
+    lists compiled (about 150 ms) and the injection classifier's model loaded."""
+    validate_question(WARM_UP_QUESTION, deps.settings.validation, [], deps.injection)
