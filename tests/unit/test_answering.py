@@ -169,6 +169,44 @@ def test_a_duration_about_something_else_does_not_answer_how_often() -> None:
     assert [s.text for s in draft] == [stated[0].text]
 
 
+def test_a_frequency_of_the_verb_alone_does_not_answer_how_often_the_subject_is_done() -> None:
+    # GIVEN "how often is access reviewed" and a sentence saying how often something else is
+    question = "How often is access reviewed?"
+    evidence = scored(("This policy is reviewed every 12 months by the DPO.", 0.6))
+    # WHEN the offline answerer drafts THEN it abstains: half of what is asked about is no answer
+    assert ExtractiveAnswerer(AnswerSettings()).select(question, evidence) == []
+    # AND a sentence holding both answers it
+    stated = scored(("Access to production is reviewed every quarter.", 0.4))
+    draft = ExtractiveAnswerer(AnswerSettings()).select(question, [*evidence, *stated])
+    assert [s.text for s in draft] == [stated[0].text]
+
+
+def test_a_quantity_answer_stops_at_the_sentence_about_what_was_asked() -> None:
+    # GIVEN how quickly a SEV1 must be acknowledged, and other SEV1 timings scored close to it
+    question = "How quickly must a SEV1 incident be acknowledged?"
+    evidence = scored(
+        ("The on-call engineer must acknowledge a SEV1 page within 15 minutes.", 0.79),
+        ("A blameless review is held within 5 business days of every SEV1 incident.", 0.65),
+        ("Status updates are posted every 30 minutes for a SEV1 incident.", 0.64),
+    )
+    # WHEN the offline answerer drafts THEN it shows the acknowledgement alone: the others hold
+    # as many question terms, but not the ones the answer holds
+    draft = ExtractiveAnswerer(AnswerSettings()).select(question, evidence)
+    assert [s.text for s in draft] == [evidence[0].text]
+
+
+def test_an_irregular_past_form_answers_a_question_asked_with_the_verb() -> None:
+    # GIVEN "keep" asked, "kept" written
+    question = "How long do we keep backups?"
+    evidence = scored(
+        ("Backups of customer data are kept for 35 days and then deleted.", 0.6),
+        ("Backup storage is restored within 4 hours of a request.", 0.5),
+    )
+    # WHEN the offline answerer drafts THEN the sentence that states it answers, alone
+    draft = ExtractiveAnswerer(AnswerSettings()).select(question, evidence)
+    assert [s.text for s in draft] == [evidence[0].text]
+
+
 def test_a_which_question_is_not_answered_by_a_sentence_naming_no_such_thing() -> None:
     # GIVEN a question asking which provider, and a rule that shares its words but names none
     question = "Which cloud provider hosts the production database?"

@@ -10,7 +10,7 @@ import pytest
 from reportlab.pdfgen.canvas import Canvas
 
 from certiq.config import ChunkingSettings
-from certiq.ingestion.chunking import chunk_document, page_sentences
+from certiq.ingestion.chunking import Chunker, chunk_document, page_sentences
 from certiq.ingestion.identity import doc_id_for, document_ids
 from certiq.ingestion.pdf import ParsedDocument, parse_pdf
 from certiq.models import Chunk, SourceRef
@@ -244,3 +244,66 @@ def test_a_sentence_planted_for_a_model_is_flagged_and_the_policy_is_not(make_pd
     sentences = [s for chunk in chunks_of(document, target=2000) for s in chunk.sentences]
     # THEN the planted instruction alone is flagged
     assert [s.text for s in sentences if s.addresses_assistant] == [planted]
+
+
+CUT_BY_A_PAGE_BREAK = [
+    [
+        "6. After an incident",
+        "A blameless review is held within 5 business days of resolving every SEV1 incident.",
+        "The review records the root cause, the timeline and the follow-up actions, each with an",
+    ],
+    [
+        "Version 2.0 Page 2",
+        "owner and a due date.",
+        "This plan is tested with a tabletop exercise twice a year.",
+    ],
+]
+JOINED = (
+    "The review records the root cause, the timeline and the follow-up actions, each with an "
+    "owner and a due date."
+)
+
+
+def test_a_sentence_cut_by_a_page_break_is_one_sentence_on_both_pages(make_pdf: MakePdf) -> None:
+    # GIVEN a page that ends mid-sentence, and a next page that continues it after a page label
+    document = parse_pdf(make_pdf(CUT_BY_A_PAGE_BREAK))
+
+    # WHEN chunked in one pass, and page by page as ingestion feeds long documents
+    whole = chunks_of(document, target=120)
+    source = SourceRef(
+        uri="s3://bucket/policy.pdf", file_name="policy.pdf", sha256="0" * 64, version="v1"
+    )
+    settings = ChunkingSettings(target_chars=120, overlap_sentences=1)
+    chunker = Chunker(doc_id="dtest", tenant="acme", source=source, settings=settings)
+    paged = [chunk for page in document.pages for chunk in chunker.add([page])]
+    paged += chunker.finish()
+
+    # THEN the sentence is whole, on the page it starts, with its lines' boxes on both pages
+    by_text = {s.text: s for chunk in whole for s in chunk.sentences}
+    assert JOINED in by_text
+    assert by_text[JOINED].page == 1
+    assert {box.page for box in by_text[JOINED].boxes} == {1, 2}
+    # AND neither half stands alone, the page label comes after it, and no word is lost
+    sentences = distinct_sentences(whole)
+    assert not any(text.endswith("each with an") or text.startswith("owner") for text in sentences)
+    assert sentences.index("Version 2.0 Page 2") == sentences.index(JOINED) + 1
+    words_in = [word for page in CUT_BY_A_PAGE_BREAK for line in page for word in line.split()]
+    assert sorted(" ".join(sentences).split()) == sorted(words_in)
+    # AND chunk texts still hold each sentence at its offsets, whichever way pages were fed
+    for chunk in whole:
+        for sentence in chunk.sentences:
+            assert chunk.text[sentence.start : sentence.end] == sentence.text
+    assert paged == whole
+
+
+def test_a_line_without_a_full_stop_followed_by_a_capital_is_left_alone(make_pdf: MakePdf) -> None:
+    # GIVEN a page ending with a bullet written without its full stop, and a new page that
+    # starts a new sentence
+    pages = [
+        ["Staff must encrypt every laptop with full disk encryption before first use"],
+        ["Visitors sign in at reception and wear a badge at all times."],
+    ]
+    # WHEN chunked
+    sentences = distinct_sentences(chunks_of(parse_pdf(make_pdf(pages))))
+    # THEN the two stay two sentences
+    assert sentences == [pages[0][0], pages[1][0]]

@@ -11,7 +11,12 @@ from certiq.text import content_terms, stem
     ("word", "stemmed"),
     [
         ("backups", "backup"),
-        ("kept", "kept"),
+        # irregular past forms meet their verb
+        ("kept", "keep"),
+        ("keeping", "keep"),
+        ("held", "hold"),
+        ("made", stem("make")),
+        ("paid", "pay"),
         # a consonant doubled before -ed or -ing is one letter of the word
         ("capped", "cap"),
         ("shipped", "ship"),

@@ -44,6 +44,58 @@ def word_count(text: str) -> int:
     return count
 
 
+# Irregular past forms of verbs policies use, to their base form: 'kept' meets 'keep', 'held'
+# meets 'hold'. Forms that are also common nouns or adjectives ('left', 'found', 'bound', 'led',
+# 'won') are left out.
+_IRREGULAR = {
+    form: base
+    for base, forms in {
+        "become": "became",
+        "begin": "began begun",
+        "break": "broke broken",
+        "bring": "brought",
+        "build": "built",
+        "buy": "bought",
+        "catch": "caught",
+        "choose": "chose chosen",
+        "come": "came",
+        "deal": "dealt",
+        "draw": "drew drawn",
+        "drive": "drove driven",
+        "fight": "fought",
+        "forget": "forgot forgotten",
+        "freeze": "froze frozen",
+        "get": "got gotten",
+        "give": "gave given",
+        "grow": "grew grown",
+        "hide": "hid hidden",
+        "hold": "held",
+        "keep": "kept",
+        "know": "knew known",
+        "lend": "lent",
+        "lose": "lost",
+        "make": "made",
+        "mean": "meant",
+        "pay": "paid",
+        "seek": "sought",
+        "sell": "sold",
+        "send": "sent",
+        "show": "shown",
+        "speak": "spoke spoken",
+        "spend": "spent",
+        "stand": "stood",
+        "steal": "stole stolen",
+        "take": "took taken",
+        "teach": "taught",
+        "tell": "told",
+        "think": "thought",
+        "throw": "threw thrown",
+        "understand": "understood",
+        "withhold": "withheld",
+        "write": "wrote written",
+    }.items()
+    for form in forms.split()
+}
 _DOUBLING = frozenset({"ing", "ed", "edly"})
 _UNDOUBLED = frozenset("bcfgkmnprtv")  # not d: "added" is "add"
 
@@ -54,8 +106,12 @@ def stem(word: str) -> str:
 
     A word with none of those endings loses a final e (as in Porter's step 5), so that it meets
     its forms stripped of -ed, -es or -ing: 'acknowledge' and 'acknowledged', 'minute' and
-    'minutes', 'agree' and 'agreed'.
+    'minutes', 'agree' and 'agreed'. A few irregular past forms become their verb's stem: 'kept'
+    is 'keep', 'made' is 'mak' like 'make' and 'making'.
     """
+    base = _IRREGULAR.get(word)
+    if base is not None:
+        return stem(base)
     stripped = _strip_suffix(word)
     if stripped == word and len(word) >= 4 and word.endswith("e") and not word[0].isdigit():
         return word[:-1]

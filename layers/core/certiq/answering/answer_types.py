@@ -28,7 +28,7 @@ _AMOUNT: Final = re.compile(
     re.IGNORECASE,
 )
 # Asking for a duration or a frequency: a number, or the words that state one without digits.
-_DURATION: Final = re.compile(r"\bhow (?:long|often|frequently|soon)\b", re.IGNORECASE)
+_DURATION: Final = re.compile(r"\bhow (?:long|often|frequently|soon|quickly|fast)\b", re.IGNORECASE)
 _NUMBER_WORDS: Final = (
     r"zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
     r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"

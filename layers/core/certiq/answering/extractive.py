@@ -25,8 +25,9 @@ from certiq.trust.claims import is_statement
 
 NEAR_DUPLICATE = 0.7
 # A quantity answers "how many X" or "how often is X done" only in a sentence about X: one
-# holding half the terms of what is asked about. (Hand-set: PolicyQA has 9 such questions in
-# 3,809, too few to fit it on.)
+# holding more than half the terms of what is asked about ("How often is access reviewed?" is
+# not answered by "This policy is reviewed every 12 months"). Hand-set: PolicyQA has 9 such
+# questions in 3,809, too few to fit it on.
 QUANTITY_OVERLAP = 0.5
 
 
@@ -79,7 +80,8 @@ class ExtractiveAnswerer:
         when it scores min_relevance, then the next while each scores keep_ratio of the best and
         holds as many of the question's terms as the first (the question is answered; more
         would be padding), near-duplicates merged. A sentence holding less than min_overlap of
-        the question's terms (half of what it is about, when it asks for a quantity) is passed over.
+        the question's terms (half or less of what it is about, when it asks for a quantity) is
+        passed over.
         Titles, headings and running headers (not statements) are never an answer, nor is a
         sentence that addresses an AI assistant (flagged at ingestion), nor one that states no
         quantity when the question asks for one or does not name the kind of thing a "which"
@@ -105,20 +107,22 @@ class ExtractiveAnswerer:
             return []
         floor = max(self._settings.min_relevance, self._settings.keep_ratio * ranked[0].score)
         min_overlap = self._settings.min_overlap
-        if quantity:
-            min_overlap = max(min_overlap, QUANTITY_OVERLAP)
         chosen: list[tuple[EvidenceSpan, set[str]]] = []
-        first_held = 0
+        first_held: set[str] = set()
         for span in ranked:
             if span.score < floor:
                 break
             terms = set(content_terms(span.text))
-            held = len(terms & query)
-            if held / len(query) < min_overlap:
+            held = terms & query
+            if len(held) / len(query) < min_overlap:
+                continue
+            if quantity and len(held) / len(query) <= QUANTITY_OVERLAP:
                 continue
             # A later sentence holding fewer of the question's terms than the first is about
-            # something else: padding, not more of the answer.
-            if chosen and held < first_held:
+            # something else: padding, not more of the answer. Asked for a quantity, it must
+            # hold the first one's terms: "How quickly must a SEV1 incident be acknowledged?" is
+            # not answered further by how often SEV1 status updates are posted.
+            if chosen and (len(held) < len(first_held) or (quantity and not held >= first_held)):
                 continue
             if any(_jaccard(terms, kept) >= NEAR_DUPLICATE for _, kept in chosen):
                 continue

@@ -11,7 +11,7 @@ the same whatever the batch size.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from certiq.config import ChunkingSettings
@@ -20,6 +20,7 @@ from certiq.ingestion.construct import constructor
 from certiq.ingestion.gc_pause import gc_paused
 from certiq.ingestion.pdf import PageOcr, ParsedDocument, ParsedPage, open_pdf
 from certiq.models import Box, Chunk, Sentence, SourceRef
+from certiq.trust.claims import is_statement
 
 __all__ = ["ChunkBatch", "Chunker", "PageSentence", "chunk_document", "chunk_pdf", "page_sentences"]
 
@@ -44,6 +45,58 @@ def page_sentences(page: ParsedPage) -> list[PageSentence]:
     Overlong sentences were already cut by the parser (parse_pdf's max_sentence_chars).
     """
     return [PageSentence(span.text, page.number, span.boxes) for span in page.sentences]
+
+
+# A sentence ends with one of these, perhaps followed by a closing quote or bracket.
+_SENTENCE_END = (".", "!", "?", ":", ";")
+_CLOSING = "\"')]\u201d\u2019"
+# Lines a page break may put between a sentence and its continuation: the page's footer, the
+# next one's header (furniture of a document too short for detect_furniture), a page number.
+_MAX_LINES_BETWEEN = 3
+
+
+class PageBreakJoiner:
+    """Joins a sentence a page break cut in two: "... each with an" at the foot of page 1 and
+    "owner and a due date." at the top of page 2 become one sentence, on page 1, with the boxes
+    of both pages. The lines between (footer, header, page number: not statements) follow it.
+
+    A sentence is held when it ends without a full stop; it is joined when the next statement
+    is on a later page and begins in lower case, and let go as it is otherwise. State carries
+    over between calls, so pages fed in batches join as a single pass does.
+    """
+
+    def __init__(self) -> None:
+        self._held: list[_Pending] = []  # the unfinished sentence, then the lines after it
+
+    def feed(self, sentences: Iterable[_Pending]) -> Iterator[_Pending]:
+        for sentence in sentences:
+            if self._held:
+                fragment = self._held[0]
+                text = sentence[0]
+                if sentence[1] > fragment[1] and text[:1].islower():
+                    joined = (f"{fragment[0]} {text}", fragment[1], fragment[2] + sentence[2])
+                    between, self._held = self._held[1:], []
+                    yield joined
+                    yield from between
+                    continue
+                if not is_statement(text) and len(self._held) <= _MAX_LINES_BETWEEN:
+                    self._held.append(sentence)
+                    continue
+                yield from self.flush()
+            if _unfinished(sentence[0]):
+                self._held = [sentence]
+            else:
+                yield sentence
+
+    def flush(self) -> Iterator[_Pending]:
+        held, self._held = self._held, []
+        yield from held
+
+
+def _unfinished(text: str) -> bool:
+    """A statement that stops without ending: what a page break leaves of a sentence."""
+    stripped = text.rstrip().rstrip(_CLOSING)
+    return bool(stripped) and not stripped.endswith(_SENTENCE_END) and is_statement(text)
 
 
 class Chunker:
@@ -75,6 +128,7 @@ class Chunker:
         self._length = 0  # len(" ".join(current))
         self._fresh = 0  # sentences of `current` not repeated from the previous chunk
         self._ocr: dict[int, float] = {}  # pages read by OCR, and their confidence
+        self._joiner = PageBreakJoiner()
 
     def add(self, pages: Iterable[ParsedPage]) -> list[Chunk]:
         """Take the next pages; returns the chunks they completed."""
@@ -88,6 +142,9 @@ class Chunker:
 
     def add_sentences(self, sentences: Iterable[_Pending]) -> list[Chunk]:
         """Take the next sentences as (text, page, boxes); returns the chunks they completed."""
+        return self._accumulate(self._joiner.feed(sentences))
+
+    def _accumulate(self, sentences: Iterable[_Pending]) -> list[Chunk]:
         done: list[Chunk] = []
         target = self.target
         current = self._current
@@ -108,11 +165,12 @@ class Chunker:
 
     def finish(self) -> list[Chunk]:
         """The last, possibly short, chunk (when it holds a sentence of its own)."""
+        done = self._accumulate(self._joiner.flush())  # a document's last, unfinished line
         if not self._fresh:
-            return []
+            return done
         chunk = self._emit(self._current)
         self._current, self._length, self._fresh = [], 0, 0
-        return [chunk]
+        return [*done, chunk]
 
     def _emit(self, sentences: Sequence[_Pending]) -> Chunk:
         confidences = [self._ocr[page] for page in {s[1] for s in sentences} if page in self._ocr]
