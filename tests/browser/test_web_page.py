@@ -544,3 +544,50 @@ def test_passages_for_an_untranslated_question_are_offered_as_unchecked(
     assert "not checked against the question" in title
     assert "do not state" not in title
     page.close()
+
+
+def test_a_quote_a_page_break_cut_is_shown_on_both_pages(server: str, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready]")
+    # GIVEN a plan whose last sentence on page 1 ends on page 2, uploaded through the page
+    pdf = build_pdf(
+        [
+            [
+                "6. After the review",
+                "Every review of an outage is written up within 5 business days.",
+                "The outage write-up lists the root cause and the follow-up actions, each with an",
+            ],
+            ["owner and a due date agreed by the engineering manager.", "Plans are tested."],
+        ]
+    )
+    page.set_input_files(
+        "#file-input",
+        files=[{"name": "outage-plan.pdf", "mimeType": "application/pdf", "buffer": pdf}],
+    )
+    page.wait_for_selector('.upload[data-file-name="outage-plan.pdf"][data-status="INDEXED"]')
+
+    # WHEN a question that sentence answers is asked and its citation opened
+    page.fill("#question", "What does the outage write-up list?")
+    page.press("#question", "Enter")
+    claim = page.locator(".claim", has_text="each with an owner and a due date")
+    claim.wait_for()
+    conversation_id = page.evaluate("new URL(location.href).searchParams.get('c')")
+    [question] = get_json(f"{server}/v1/conversations/{conversation_id}")["questions"]
+    citation = next(c for c in question["response"]["citations"] if "owner and" in c["quote"])
+    page.locator(f'.chip[data-citation="{citation["id"]}"]').first.click()
+
+    # THEN the whole sentence is one claim, its first page is shown with its box, and the viewer
+    # says the quote goes on
+    assert page.locator("#viewer").get_attribute("data-page") == "1"
+    note = page.locator("#viewer-continued")
+    note.wait_for(state="visible")
+    assert note.inner_text().startswith("The quote continues on page 2.")
+    # AND following it shows page 2 with the rest of the quote boxed
+    note.locator("button").click()
+    page.wait_for_function("() => document.getElementById('viewer').dataset.page === '2'")
+    active = page.locator(f'.page-box-active[data-citation="{citation["id"]}"]')
+    assert active.count() == sum(1 for box in citation["boxes"] if box["page"] == 2) > 0
+    assert page.locator("#viewer-continued").is_hidden()
+    page.close()

@@ -453,8 +453,12 @@ function openPage(response, docId, page, activeIds) {
   $("page-frame").hidden = false;
   $("viewer-message").hidden = true;
   showOcrNote(docId, page);
-  // Every citation of this answer on this page gets a box; the chosen ones are emphasised.
-  const onPage = (response.citations || []).filter((citation) => citation.doc_id === docId && citation.page === page);
+  // Every citation of this answer on this page gets a box; the chosen ones are emphasised. A
+  // sentence a page break cut has boxes on both pages.
+  const onPage = (response.citations || []).filter(
+    (citation) => citation.doc_id === docId && (citation.boxes || []).some((box) => box.page === page),
+  );
+  showContinuation(response, docId, page, activeIds);
   for (const citation of onPage) {
     for (const box of citation.boxes || []) {
       if (box.page !== page) continue;
@@ -483,6 +487,28 @@ function openPage(response, docId, page, activeIds) {
   } else {
     reveal();
   }
+}
+
+// A chosen quote that goes on past this page says where, and opens that page on request.
+function showContinuation(response, docId, page, activeIds) {
+  const note = $("viewer-continued");
+  const later = (response.citations || [])
+    .filter((citation) => citation.doc_id === docId && activeIds.includes(citation.id))
+    .flatMap((citation) => (citation.boxes || []).map((box) => box.page))
+    .filter((number) => number > page);
+  note.hidden = later.length === 0;
+  if (note.hidden) return;
+  const next = Math.min(...later);
+  note.replaceChildren(
+    t("quoteContinues", { n: next }),
+    " ",
+    el("button", {
+      type: "button",
+      class: "link-button",
+      text: t("quoteContinuesOpen", { n: next }),
+      onclick: () => openPage(response, docId, next, activeIds),
+    }),
+  );
 }
 
 // Says so when the page shown was read by OCR: its quotes are what OCR read, not a text layer.
