@@ -254,6 +254,9 @@ class World:
         from certiq.questions import receive
         from certiq.steps import STEPS
 
+        sys.path.insert(0, str(ROOT))
+        from tests.fakes import api_gateway_event
+
         state = receive(QUESTION, self.deps)
         if name == "validate":
             event: dict[str, Any] = state.model_dump(mode="json")
@@ -264,40 +267,11 @@ class World:
                 update={"question_id": state.question_id, "received_at": state.received_at}
             ).model_dump(mode="json")
         else:
-            event = api_event(f"/v1/questions/{state.question_id}")
+            headers = {"Accept": "application/json", "Host": "api.example.com"}
+            event = api_gateway_event("GET", f"/v1/questions/{state.question_id}", headers=headers)
         path = self.scratch / f"{name}-{uuid.uuid4().hex}.json"
         path.write_text(json.dumps(event), encoding="utf-8")
         return path
-
-
-def api_event(path: str) -> dict[str, Any]:
-    """An API Gateway REST proxy GET on the /v1/{proxy+} route."""
-    headers = {"Accept": "application/json", "Host": "api.example.com"}
-    return {
-        "resource": "/v1/{proxy+}",
-        "path": path,
-        "httpMethod": "GET",
-        "headers": headers,
-        "multiValueHeaders": {name: [value] for name, value in headers.items()},
-        "queryStringParameters": None,
-        "multiValueQueryStringParameters": None,
-        "pathParameters": {"proxy": path.removeprefix("/v1/")},
-        "stageVariables": None,
-        "requestContext": {
-            "accountId": "123456789012",
-            "apiId": "a1b2c3d4e5",
-            "resourcePath": "/v1/{proxy+}",
-            "httpMethod": "GET",
-            "path": f"/Prod{path}",
-            "stage": "Prod",
-            "requestId": str(uuid.uuid4()),
-            "requestTimeEpoch": 1_790_000_000_000,
-            "protocol": "HTTP/1.1",
-            "identity": {"sourceIp": "203.0.113.9", "userArn": None, "caller": None},
-        },
-        "body": None,
-        "isBase64Encoded": False,
-    }
 
 
 def median(values: list[float]) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -465,3 +466,43 @@ def textract_blocks(parsed: ParsedDocument, confidence: float = 99.1) -> list[di
             )
         page_block["Relationships"] = [{"Type": "CHILD", "Ids": line_ids}]
     return blocks
+
+
+def api_gateway_event(
+    method: str,
+    path: str,
+    *,
+    headers: dict[str, str],
+    body: str | None = None,
+    binary: bool = False,
+    query: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """An API Gateway REST proxy event for the /v1/{proxy+} route, shaped as API Gateway sends it
+    (a binary body base64-encoded by the caller, with ``binary``)."""
+    return {
+        "resource": "/v1/{proxy+}",
+        "path": path,
+        "httpMethod": method,
+        "headers": headers,
+        "multiValueHeaders": {name: [value] for name, value in headers.items()},
+        "queryStringParameters": query,
+        "multiValueQueryStringParameters": (
+            {name: [value] for name, value in query.items()} if query else None
+        ),
+        "pathParameters": {"proxy": path.removeprefix("/v1/")},
+        "stageVariables": None,
+        "requestContext": {
+            "accountId": "123456789012",
+            "apiId": "a1b2c3d4e5",
+            "resourcePath": "/v1/{proxy+}",
+            "httpMethod": method,
+            "path": f"/Prod{path}",
+            "stage": "Prod",
+            "requestId": str(uuid.uuid4()),
+            "requestTimeEpoch": 1_790_000_000_000,
+            "protocol": "HTTP/1.1",
+            "identity": {"sourceIp": "203.0.113.9", "userArn": None, "caller": None},
+        },
+        "body": body,
+        "isBase64Encoded": binary,
+    }

@@ -29,20 +29,27 @@ print(json.dumps(sorted(name for name in sys.argv[1:] if name in sys.modules)))
 @pytest.mark.parametrize("name", LIGHT)
 def test_light_function_imports_no_heavy_library(name: str) -> None:
     # GIVEN a fresh interpreter with the function's directory and the layer on sys.path
-    code_dir = ROOT / "functions" / name
-    environment = dict(os.environ)
-    environment["PYTHONPATH"] = os.pathsep.join([str(code_dir), str(ROOT / "layers" / "core")])
     # WHEN it imports functions/<name>/app.py, as Lambda does on a cold start
-    output = subprocess.run(
-        [sys.executable, "-c", PROBE, *HEAVY],
+    output = run_in_function(name, dict(os.environ), PROBE, *HEAVY)
+    # THEN none of the heavy libraries is loaded yet
+    assert json.loads(output) == []
+
+
+def run_in_function(name: str, environment: dict[str, str], code: str, *args: str) -> str:
+    """Runs ``code`` in a fresh interpreter as Lambda runs functions/<name>/app.py: its folder
+    and the layer on sys.path; returns what it printed."""
+    code_dir = ROOT / "functions" / name
+    environment = environment | {
+        "PYTHONPATH": os.pathsep.join([str(code_dir), str(ROOT / "layers" / "core")])
+    }
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
         cwd=code_dir,
         env=environment,
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    # THEN none of the heavy libraries is loaded yet
-    assert json.loads(output) == []
 
 
 SNAPSHOT_PROBE = """
@@ -89,15 +96,13 @@ SNAPSHOT_ENVIRONMENTS = {
 
 
 @pytest.mark.parametrize("name", sorted(SNAPSHOT_ENVIRONMENTS))
-def test_snapstart_builds_the_configured_clients_before_the_snapshot_and_reseeds_after(
+def test_snapstart_builds_the_adapters_its_step_uses_before_the_snapshot_and_reseeds_after(
     name: str,
 ) -> None:
     # GIVEN a fresh interpreter with the function's code, the layer and the function's own
     # environment (runtime aws, only the resources its step uses)
-    code_dir = ROOT / "functions" / name
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("CERTIQ_", "AWS_"))}
     environment |= {
-        "PYTHONPATH": os.pathsep.join([str(code_dir), str(ROOT / "layers" / "core")]),
         "CERTIQ_RUNTIME": "aws",
         "CERTIQ_AWS__REGION": "us-east-1",
         "CERTIQ_EMBEDDING__PROVIDER": "none",
@@ -106,14 +111,7 @@ def test_snapstart_builds_the_configured_clients_before_the_snapshot_and_reseeds
         **SNAPSHOT_ENVIRONMENTS[name],
     }
     # WHEN Lambda runs the before-snapshot hooks app.py registered, then a restore's hooks
-    output = subprocess.run(
-        [sys.executable, "-c", SNAPSHOT_PROBE, name],
-        cwd=code_dir,
-        env=environment,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    output = run_in_function(name, environment, SNAPSHOT_PROBE, name)
     result = json.loads(output)
     # THEN the adapters its step uses are in the snapshot, but those its environment lacks
     expected = {

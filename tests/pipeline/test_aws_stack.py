@@ -61,6 +61,7 @@ from certiq.runtime import lambda_handlers
 from certiq.trust.certificate import check, check_with_public_key
 from certiq.trust.signatures import load_public_key
 from tests.conftest import build_pdf
+from tests.fakes import api_gateway_event
 from tests.pipeline.test_ingest_lambda import osmem_url
 
 if TYPE_CHECKING:
@@ -426,33 +427,9 @@ class Stack:
             text: str | None = base64.b64encode(body).decode("ascii")
         else:
             text = None if body is None else json.dumps(body)
-        event = {
-            "resource": "/v1/{proxy+}",
-            "path": path,
-            "httpMethod": method,
-            "headers": headers,
-            "multiValueHeaders": {name: [value] for name, value in headers.items()},
-            "queryStringParameters": query,
-            "multiValueQueryStringParameters": (
-                {name: [value] for name, value in query.items()} if query else None
-            ),
-            "pathParameters": {"proxy": path.removeprefix("/v1/")},
-            "stageVariables": None,
-            "requestContext": {
-                "accountId": ACCOUNT,
-                "apiId": "a1b2c3d4e5",
-                "resourcePath": "/v1/{proxy+}",
-                "httpMethod": method,
-                "path": f"/Prod{path}",
-                "stage": "Prod",
-                "requestId": str(uuid.uuid4()),
-                "requestTimeEpoch": 1_790_000_000_000,
-                "protocol": "HTTP/1.1",
-                "identity": {"sourceIp": "203.0.113.9", "userArn": None, "caller": None},
-            },
-            "body": text,
-            "isBase64Encoded": binary,
-        }
+        event = api_gateway_event(
+            method, path, headers=headers, body=text, binary=binary, query=query
+        )
         result = self.invoke("ApiFunction", event)
         answer = result.get("body") or "{}"
         if result.get("isBase64Encoded"):
