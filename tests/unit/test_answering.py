@@ -207,6 +207,36 @@ def test_an_irregular_past_form_answers_a_question_asked_with_the_verb() -> None
     assert [s.text for s in draft] == [evidence[0].text]
 
 
+def test_a_sentence_is_read_in_its_document_whose_name_says_what_it_is_about() -> None:
+    # GIVEN "this plan", in the incident response plan and in a file named otherwise
+    question = "How often is the incident response plan tested?"
+    text = "This plan is tested with a tabletop exercise twice a year."
+    [in_the_plan] = select_spans(
+        text,
+        [SearchHit(chunk=make_chunk(text, file_name="incident-response-plan.pdf"), score=1)],
+        1,
+    )
+    [elsewhere] = select_spans(
+        text, [SearchHit(chunk=make_chunk(text, file_name="meeting-notes.pdf"), score=1)], 1
+    )
+    # WHEN the offline answerer drafts from each
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # THEN the plan's own sentence answers, since its document is the plan asked about
+    assert [s.text for s in answerer.select(question, [in_the_plan])] == [text]
+    # AND the same words in another document do not: which plan they test is not said
+    assert answerer.select(question, [elsewhere]) == []
+
+
+def test_every_night_states_how_often() -> None:
+    # GIVEN a frequency written without digits
+    question = "How often do the automated deletion jobs run?"
+    evidence = scored(("Automated deletion jobs run every night and report failures.", 0.6))
+    # WHEN the offline answerer drafts THEN it answers with it
+    assert [s.text for s in ExtractiveAnswerer(AnswerSettings()).select(question, evidence)] == [
+        evidence[0].text
+    ]
+
+
 def test_a_which_question_is_not_answered_by_a_sentence_naming_no_such_thing() -> None:
     # GIVEN a question asking which provider, and a rule that shares its words but names none
     question = "Which cloud provider hosts the production database?"

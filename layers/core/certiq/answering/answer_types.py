@@ -38,7 +38,7 @@ _AMOUNT_WORDS: Final = re.compile(rf"\b(?:{_NUMBER_WORDS})\b", re.IGNORECASE)
 _DURATION_WORDS: Final = re.compile(
     rf"\b(?:{_NUMBER_WORDS}|daily|weekly|monthly|quarterly|yearly|annually|hourly|nightly|"
     r"until|till|indefinitely|permanently|forever|immediately|promptly|as long as|as soon as|"
-    r"no longer than|lifetime|(?:day|week|month|quarter|year|hour|minute)s?)\b",
+    r"no longer than|lifetime|(?:day|night|week|month|quarter|year|hour|minute)s?)\b",
     re.IGNORECASE,
 )
 

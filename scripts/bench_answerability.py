@@ -1,0 +1,97 @@
+"""Benchmark: does the offline answer answer what the documents state, and say so when they don't?
+
+Ingests the demo's sample PDFs into a temporary data directory and asks every question of
+tests/data/answerability/demo_questions.jsonl through the local runtime (the real ASL, steps
+and stores), reuse off. For questions the documents answer: right (a shown statement holds the
+answering words), wrong (statements shown, none of them the answer) or abstained. For questions
+they do not answer: abstained (the right outcome) or answered anyway, and how many statements
+were shown. Figures per split (dev: rules may be set looking at it; test: for reporting).
+
+    .venv/bin/python scripts/bench_answerability.py [--show]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+QUESTIONS = ROOT / "tests" / "data" / "answerability" / "demo_questions.jsonl"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--show", action="store_true", help="print each question's outcome")
+    args = parser.parse_args()
+    rows = [json.loads(line) for line in QUESTIONS.read_text(encoding="utf-8").splitlines()]
+
+    home = Path(tempfile.mkdtemp(prefix="certiq-answerability-"))
+    os.environ["CERTIQ_HOME"] = str(home)
+    from certiq.bootstrap import build_deps
+    from certiq.config import ReuseSettings, Settings
+    from certiq.ingestion.service import Upload, ingest
+    from certiq.questions import receive
+    from certiq.runtime.local import LocalRuntime
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from make_sample_pdfs import write_samples
+
+    deps = build_deps(Settings(home=home, reuse=ReuseSettings(enabled=False)))
+    for path in write_samples(home / "samples"):
+        upload = Upload(
+            data=path.read_bytes(), file_name=path.name, uri=path.as_uri(), tenant="default"
+        )
+        ingest(upload, deps)
+
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for row in rows:
+        state = receive(row["question"], deps)
+        LocalRuntime(deps).run(state)
+        record = deps.questions.get(state.question_id)
+        response = record.response if record is not None else None
+        shown = [s.text for s in response.statements if s.shown] if response else []
+        outcome = outcome_of(row, shown)
+        for split in (row["split"], "all"):
+            counts[split][outcome] += 1
+            counts[split]["shown" + ("+" if row["answerable"] else "-")] += len(shown)
+        if args.show:
+            print(f"{row['id']} {outcome:<10} {row['question']}", file=sys.stderr)
+            for text in shown:
+                print(f"      | {text}", file=sys.stderr)
+    for split in ("dev", "test", "all"):
+        print(json.dumps({"split": split, **summary(counts[split])}))
+    return 0
+
+
+def outcome_of(row: dict[str, Any], shown: list[str]) -> str:
+    if not row["answerable"]:
+        return "silent" if not shown else "loose"
+    if not shown:
+        return "abstained"
+    return "right" if any(row["evidence"] in text for text in shown) else "wrong"
+
+
+def summary(counts: dict[str, int]) -> dict[str, Any]:
+    answerable = counts["right"] + counts["wrong"] + counts["abstained"]
+    unanswerable = counts["silent"] + counts["loose"]
+    return {
+        "answerable": answerable,
+        "right": round(counts["right"] / answerable, 3),
+        "wrong": round(counts["wrong"] / answerable, 3),
+        "abstained": round(counts["abstained"] / answerable, 3),
+        "statements_per_answer": round(counts["shown+"] / answerable, 2),
+        "unanswerable": unanswerable,
+        "says_not_stated": round(counts["silent"] / unanswerable, 3),
+        "answers_loosely": round(counts["loose"] / unanswerable, 3),
+        "statements_when_loose": round(counts["shown-"] / max(1, counts["loose"]), 2),
+    }
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
