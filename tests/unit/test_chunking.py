@@ -10,7 +10,7 @@ import pytest
 from reportlab.pdfgen.canvas import Canvas
 
 from certiq.config import ChunkingSettings
-from certiq.ingestion.chunking import Chunker, chunk_document, page_sentences
+from certiq.ingestion.chunking import Chunker, PageBreakJoiner, chunk_document, page_sentences
 from certiq.ingestion.identity import doc_id_for, document_ids
 from certiq.ingestion.pdf import ParsedDocument, parse_pdf
 from certiq.models import Chunk, SourceRef
@@ -307,3 +307,36 @@ def test_a_line_without_a_full_stop_followed_by_a_capital_is_left_alone(make_pdf
     sentences = distinct_sentences(chunks_of(parse_pdf(make_pdf(pages))))
     # THEN the two stay two sentences
     assert sentences == [pages[0][0], pages[1][0]]
+
+
+@pytest.mark.parametrize(
+    ("sentences", "expected"),
+    [
+        # a short fragment, the page number, then its end on the next page
+        (
+            [("A blind text like this gives", 1), ("2", 1), ("you the look of a font.", 2)],
+            [("A blind text like this gives you the look of a font.", 1), ("2", 1)],
+        ),
+        # a heading at the foot of a page is not a fragment, whatever starts the next page
+        (
+            [("3. Devices", 1), ("laptops are encrypted.", 2)],
+            [("3. Devices", 1), ("laptops are encrypted.", 2)],
+        ),
+        # a line without a full stop continued on the same page is left as it is
+        (
+            [("Staff must encrypt every laptop", 1), ("before first use.", 1)],
+            [("Staff must encrypt every laptop", 1), ("before first use.", 1)],
+        ),
+        # and one that ends the document is kept
+        (
+            [("Questions go to the privacy team at", 3)],
+            [("Questions go to the privacy team at", 3)],
+        ),
+    ],
+)
+def test_the_joiner_joins_only_what_a_page_break_cut(
+    sentences: list[tuple[str, int]], expected: list[tuple[str, int]]
+) -> None:
+    joiner = PageBreakJoiner()
+    out = [*joiner.feed((text, page, ()) for text, page in sentences), *joiner.flush()]
+    assert [(text, page) for text, page, _ in out] == expected

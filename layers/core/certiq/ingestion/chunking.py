@@ -94,9 +94,13 @@ class PageBreakJoiner:
 
 
 def _unfinished(text: str) -> bool:
-    """A statement that stops without ending: what a page break leaves of a sentence."""
-    stripped = text.rstrip().rstrip(_CLOSING)
-    return bool(stripped) and not stripped.endswith(_SENTENCE_END) and is_statement(text)
+    """Words that stop mid-sentence, as a page break leaves them: three or more, no end mark,
+    the last a lower-case word (a heading ends on a capital or a number, a page label on a
+    digit)."""
+    words = text.rstrip().rstrip(_CLOSING).split()
+    if len(words) < 3 or words[-1].endswith(_SENTENCE_END):
+        return False
+    return words[-1].isalpha() and words[-1].islower()
 
 
 class Chunker:
