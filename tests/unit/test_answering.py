@@ -154,6 +154,20 @@ def test_a_number_about_something_else_does_not_answer_an_amount_question() -> N
     ] == [stated[0].text]
 
 
+def test_a_fine_is_an_amount_a_sentence_without_one_does_not_state() -> None:
+    # GIVEN "what is the fine", and a sentence about breaking the same law that states none
+    question = "What is the fine for breaking the GDPR?"
+    evidence = scored(
+        ("Keeping data too long breaks the storage limitation principle of the GDPR.", 0.7)
+    )
+    # WHEN the offline answerer drafts THEN it abstains
+    assert ExtractiveAnswerer(AnswerSettings()).select(question, evidence) == []
+    # AND a sentence stating the fine answers
+    stated = scored(("A fine for breaking the GDPR can reach 4% of annual turnover.", 0.5))
+    draft = ExtractiveAnswerer(AnswerSettings()).select(question, [*evidence, *stated])
+    assert [s.text for s in draft] == [stated[0].text]
+
+
 def test_a_duration_about_something_else_does_not_answer_how_often() -> None:
     # GIVEN a frequency question and sentences with frequencies, each sharing one of its words
     question = "How often must access rights be reviewed?"

@@ -23,7 +23,8 @@ from certiq.text import content_terms, numbers, stem, words
 _AMOUNT: Final = re.compile(
     r"\bhow (?:many|much)\b"
     r"|\bwhat (?:is|are|was|were) the (?:maximum|minimum|max|min|total|number|amount|"
-    r"percentage|proportion|share|rate|limit|cap)\b"
+    r"percentage|proportion|share|rate|limit|cap|fine|fines|penalty|penalties|fee|fees|price|"
+    r"cost)\b"
     r"|\bwhat (?:percentage|proportion|number|amount)\b",
     re.IGNORECASE,
 )
