@@ -22,6 +22,11 @@ from certiq.answering.answer_types import (
         ("How many characters must a password have?", "Passwords must not be shared.", False),
         ("What is the maximum fine for sharing passwords?", "Sharing is not allowed.", False),
         ("How much does the plan cost?", "The plan costs EUR 1,200 a year.", True),
+        # a count is of the thing asked about, and a fine is an amount
+        ("How many employees does Northwind have?", "Northwind has 240 employees.", True),
+        ("How many employees does Northwind have?", "Northwind is told within 24 hours.", False),
+        ("How much notice is needed to end it?", "It ends with 90 days' written notice.", True),
+        ("What is the fine for breaking the GDPR?", "Breaking the GDPR is serious.", False),
         # A duration or frequency may be stated without digits
         ("How long are backups kept?", "Backups are kept for 35 days.", True),
         ("How long are backups kept?", "Backups are kept until the contract ends.", True),

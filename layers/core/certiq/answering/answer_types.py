@@ -102,6 +102,21 @@ def kind_asked(question: str) -> str | None:
     return stem(name[-1]) if name else None
 
 
+_TIME_UNITS: Final = frozenset(
+    stem(unit) for unit in "seconds minutes hours days nights weeks months quarters years".split()
+)
+_HOW_MANY: Final = re.compile(r"\bhow (?:many|much)\s+([^\W\d_]+)", re.IGNORECASE)
+
+
+def counted_kind(question: str) -> str | None:
+    """The stemmed word naming what a "how many" or "how much" question counts, or None:
+    "How many characters must a password have?" counts characters."""
+    match = _HOW_MANY.search(question)
+    if match is None or match.group(1).lower() in _NOT_IN_A_NAME:
+        return None
+    return stem(match.group(1).lower())
+
+
 def asks_who(question: str) -> bool:
     return _ASKS_WHO.search(question) is not None
 
@@ -140,12 +155,18 @@ def topic(question: str) -> str:
 
 def can_answer(question: str, sentence: str) -> bool:
     """False when the question asks for an amount, a duration or a frequency that the sentence
-    does not state in any form, or for a kind of thing ("which provider") the sentence does not
-    name; True otherwise (nothing is known against it)."""
+    does not state in any form, for a count of things ("how many employees") the sentence does
+    not name, or for a kind of thing ("which provider") the sentence does not name; True
+    otherwise (nothing is known against it)."""
     kind = kind_asked(question)
     if kind is not None and kind not in content_terms(sentence):
         return False
     if asks_for_amount(question):
+        counted = counted_kind(question)
+        if counted in _TIME_UNITS:  # "how many days": 24 hours answers it too
+            return _DURATION_WORDS.search(sentence) is not None
+        if counted is not None and counted not in content_terms(sentence):
+            return False  # "how many employees": a number of something else is no answer
         return bool(numbers(sentence)) or _AMOUNT_WORDS.search(sentence) is not None
     if asks_for_duration(question):
         return bool(numbers(sentence)) or _DURATION_WORDS.search(sentence) is not None
