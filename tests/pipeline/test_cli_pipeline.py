@@ -240,3 +240,28 @@ def test_a_refused_question_says_why_and_what_refused_it(tmp_path: Path) -> None
     # THEN it is refused, with its reason and the detector that refused it
     assert "Status:   REJECTED" in result.output
     assert "Reason:   PROMPT_INJECTION (refused by classifier)" in result.output
+
+
+def test_ask_names_both_pages_of_a_quote_a_page_break_cut(
+    tmp_path: Path, make_pdf: MakePdf
+) -> None:
+    # GIVEN a plan whose sentence about outage write-ups runs from page 1 onto page 2
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "outage-plan.pdf").write_bytes(
+        make_pdf(
+            [
+                ["The outage write-up lists the root cause and the follow-ups, each with an"],
+                ["owner and a due date agreed by the engineering manager.", "Plans are tested."],
+            ]
+        )
+    )
+    home = tmp_path / "home"
+    run(home, "ingest", str(folder))
+    # WHEN asked what the write-up lists
+    output = run(home, "ask", "What does the outage write-up list?").output
+    # THEN the whole sentence is quoted, and its citation names both pages
+    assert (
+        "follow-ups, each with an owner and a due date agreed by the engineering manager." in output
+    )
+    assert "[C1] outage-plan.pdf, pages 1-2, box (" in output

@@ -297,7 +297,12 @@ def _readable(response: QAResponse) -> str:
                 if box
                 else "no box"
             )
-            lines.append(f"  [{citation.id}] {citation.file_name}, page {citation.page}, {where}")
+            # A sentence a page break cut is cited on both pages: "pages 1-2", first box shown.
+            last = max((b.page for b in citation.boxes), default=citation.page)
+            pages = (
+                f"pages {citation.page}-{last}" if last > citation.page else f"page {citation.page}"
+            )
+            lines.append(f"  [{citation.id}] {citation.file_name}, {pages}, {where}")
             lines.append(f'       "{citation.quote}"')
     lines += _answered_by(response)
     if response.certificate_id:
