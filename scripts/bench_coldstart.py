@@ -45,6 +45,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+# The sample documents (scripts/) and the API Gateway event the tests build (tests/), found once.
+sys.path[:0] = [str(ROOT / "scripts"), str(ROOT)]
 FUNCTIONS = ROOT / "functions"
 LAYER = ROOT / "layers" / "core"
 LIGHT = ("validate", "redact", "persist", "api")
@@ -227,22 +229,16 @@ class World:
 
     def _answered_state(self) -> Any:
         """A question answered by the local runtime over the demo's samples, up to Persist."""
+        from make_sample_pdfs import ingest_samples
+
         from certiq.bootstrap import build_deps
         from certiq.config import ReuseSettings, Settings
-        from certiq.ingestion.service import Upload, ingest
         from certiq.questions import receive
         from certiq.steps import STEP_NAMES, STEPS
 
-        sys.path.insert(0, str(Path(__file__).parent))
-        from make_sample_pdfs import write_samples
-
         home = self.scratch / "local"
         deps = build_deps(Settings(runtime="local", home=home, reuse=ReuseSettings(enabled=False)))
-        for path in write_samples(home / "samples"):
-            upload = Upload(
-                data=path.read_bytes(), file_name=path.name, uri=path.as_uri(), tenant="default"
-            )
-            ingest(upload, deps)
+        ingest_samples(deps, home / "samples")
         state = receive(QUESTION, deps)
         for name in STEP_NAMES[: STEP_NAMES.index("persist")]:
             state = STEPS[name](state, deps)
@@ -251,11 +247,10 @@ class World:
 
     def events(self, name: str) -> Path:
         """A fresh question's event for the function, written to a file the probe reads."""
+        from tests.fakes import api_gateway_event
+
         from certiq.questions import receive
         from certiq.steps import STEPS
-
-        sys.path.insert(0, str(ROOT))
-        from tests.fakes import api_gateway_event
 
         state = receive(QUESTION, self.deps)
         if name == "validate":

@@ -40,21 +40,14 @@ def main() -> int:
     os.environ["CERTIQ_HOME"] = str(home)
     from certiq.bootstrap import build_deps
     from certiq.config import ReuseSettings, Settings
-    from certiq.ingestion.service import Upload, ingest
     from certiq.questions import receive
     from certiq.runtime.local import LocalRuntime
 
     sys.path.insert(0, str(Path(__file__).parent))
-    from make_sample_pdfs import write_samples
+    from make_sample_pdfs import ingest_samples
 
     deps = build_deps(Settings(home=home, reuse=ReuseSettings(enabled=False)))
-    for path in write_samples(home / "samples"):
-        ingest(
-            Upload(
-                data=path.read_bytes(), file_name=path.name, uri=path.as_uri(), tenant="default"
-            ),
-            deps,
-        )
+    ingest_samples(deps, home / "samples")
     overheads: list[float] = []
     for label, settings in (
         ("fresh (reuse off)", deps.settings),

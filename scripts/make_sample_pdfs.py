@@ -13,12 +13,16 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer
+
+if TYPE_CHECKING:
+    from certiq.deps import Deps
 
 COMPANY = "Northwind Analytics Ltd."
 
@@ -391,6 +395,18 @@ def write_samples(folder: Path) -> list[Path]:
         build(document, target)
         written.append(target)
     return written
+
+
+def ingest_samples(deps: Deps, folder: Path) -> None:
+    """Writes the samples into ``folder`` and ingests each into ``deps`` (tenant "default"), as
+    the benchmarks that ask the demo's documents need them."""
+    from certiq.ingestion.service import Upload, ingest
+
+    for path in write_samples(folder):
+        upload = Upload(
+            data=path.read_bytes(), file_name=path.name, uri=path.as_uri(), tenant="default"
+        )
+        ingest(upload, deps)
 
 
 def main(argv: list[str]) -> int:

@@ -20,7 +20,7 @@ from certiq.ingestion.construct import constructor
 from certiq.ingestion.gc_pause import gc_paused
 from certiq.ingestion.pdf import PageOcr, ParsedDocument, ParsedPage, open_pdf
 from certiq.models import Box, Chunk, Sentence, SourceRef
-from certiq.trust.claims import is_statement
+from certiq.trust.claims import CLOSING_MARKS, is_statement
 
 __all__ = ["ChunkBatch", "Chunker", "PageSentence", "chunk_document", "chunk_pdf", "page_sentences"]
 
@@ -47,9 +47,9 @@ def page_sentences(page: ParsedPage) -> list[PageSentence]:
     return [PageSentence(span.text, page.number, span.boxes) for span in page.sentences]
 
 
-# A sentence ends with one of these, perhaps followed by a closing quote or bracket.
+# A sentence ends with one of these, perhaps followed by a closing quote or bracket; a page may
+# also end on a clause that ends with : or ;.
 _SENTENCE_END = (".", "!", "?", ":", ";")
-_CLOSING = "\"')]\u201d\u2019"
 # Lines a page break may put between a sentence and its continuation: the page's footer, the
 # next one's header (furniture of a document too short for detect_furniture), a page number.
 _MAX_LINES_BETWEEN = 3
@@ -97,7 +97,7 @@ def _unfinished(text: str) -> bool:
     """Words that stop mid-sentence, as a page break leaves them: three or more, no end mark,
     the last a lower-case word (a heading ends on a capital or a number, a page label on a
     digit)."""
-    words = text.rstrip().rstrip(_CLOSING).split()
+    words = text.rstrip().rstrip(CLOSING_MARKS).split()
     if len(words) < 3 or words[-1].endswith(_SENTENCE_END):
         return False
     return words[-1].isalpha() and words[-1].islower()

@@ -193,7 +193,7 @@ def _finish(clause: str, end: str) -> str:
     return clause if clause[-1:] in _END else clause + end
 
 
-_CLOSING = "\"')]\u201d\u2019"
+CLOSING_MARKS = "\"')]\u201d\u2019"
 
 
 def is_statement(text: str) -> bool:
@@ -211,7 +211,7 @@ def is_statement(text: str) -> bool:
     letters = [token for token in tokens if token[:1].isalpha()]
     title_case = bool(letters) and all(token[:1].isupper() for token in letters)
     has_verb = any(_is_verb(word) for word in words(text))
-    if text.rstrip().rstrip(_CLOSING).endswith(tuple(_END)):
+    if text.rstrip().rstrip(CLOSING_MARKS).endswith(tuple(_END)):
         return has_verb or not title_case
     return has_verb and len(tokens) >= 8 and not title_case
 
