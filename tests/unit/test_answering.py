@@ -276,3 +276,17 @@ def test_a_who_question_is_answered_by_the_sentence_naming_someone() -> None:
     # WHEN the offline answerer drafts THEN only the sentence naming the role is shown
     draft = ExtractiveAnswerer(AnswerSettings()).select(question, evidence)
     assert [s.text for s in draft] == [evidence[1].text]
+
+
+def test_a_sentence_far_from_the_question_is_not_an_answer_though_it_shares_a_word() -> None:
+    # GIVEN a question the documents do not answer, and a sentence sharing one of its words
+    # whose cosine with the question is low (the embedder's judgement, as span selection gives it)
+    question = "What is the dress code in the office?"
+    [cctv] = scored(("CCTV footage from the Leeds office is overwritten after 30 days.", 0.8))
+    answerer = ExtractiveAnswerer(AnswerSettings(min_similarity=0.3))
+    # WHEN the offline answerer drafts THEN it abstains
+    assert answerer.select(question, [cctv.model_copy(update={"similarity": 0.12})]) == []
+    # AND the same sentence at the floor, or with no embedder's judgement, is still shown
+    for similarity in (0.3, None):
+        shown = answerer.select(question, [cctv.model_copy(update={"similarity": similarity})])
+        assert [s.text for s in shown] == [cctv.text]

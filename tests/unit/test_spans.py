@@ -100,6 +100,18 @@ def test_scores_combine_normalised_bm25_and_cosine_by_the_weights() -> None:
     assert scored[PARAPHRASE] == pytest.approx(0.5)
 
 
+def test_each_span_carries_its_cosine_with_the_question_and_none_without_an_embedder() -> None:
+    # GIVEN spans selected with an embedder
+    spans = select_spans(QUESTION, hits(), 10, embedder=embedder(), settings=WEIGHTED)
+    vectors = embedder().embed([QUESTION, ANSWER])
+    by_text = {span.text: span.similarity for span in spans}
+    # THEN each carries its cosine with the question, the answerer's floor reads it
+    assert by_text[ANSWER] == pytest.approx(float(vectors[0] @ vectors[1]), abs=1e-6)
+    assert by_text[PARAPHRASE] == pytest.approx(1.0)
+    # AND without an embedder there is no cosine to carry
+    assert {span.similarity for span in select_spans(QUESTION, hits(), 10)} == {None}
+
+
 def test_a_zero_dense_weight_never_calls_the_embedder() -> None:
     fake = embedder()
     settings = RetrievalSettings(span_scorer="weighted", span_dense_weight=0.0)

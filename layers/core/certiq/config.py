@@ -293,6 +293,14 @@ class AnswerSettings(Group):
         description="after the best sentence, the offline answer adds the next ones only while "
         "each scores this share of the best: it stops once the question is answered",
     )
+    min_similarity: float = Field(
+        default=0.3,
+        ge=0,
+        le=1,
+        description="the offline answer never shows a sentence whose cosine with the question "
+        "(span selection's embedder) is below this: it shares a word with the question but is "
+        "about something else (README, 'What an answer shows')",
+    )
 
     @field_validator("providers")
     @classmethod

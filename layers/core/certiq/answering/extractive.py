@@ -84,7 +84,9 @@ class ExtractiveAnswerer:
         holds as many of the question's terms as the first (the question is answered; more
         would be padding), near-duplicates merged. A sentence holding less than min_overlap of
         the question's terms (half or less of what it is about, when it asks for a quantity) is
-        passed over.
+        passed over, and so is one whose cosine with the question is below min_similarity:
+        "What is the dress code in the office?" is not answered by "CCTV footage from the Leeds
+        office is overwritten after 30 days" (cosine 0.12).
         Titles, headings and running headers (not statements) are never an answer, nor is a
         sentence that addresses an AI assistant (flagged at ingestion), nor one that states no
         quantity when the question asks for one or does not name the kind of thing a "which"
@@ -101,6 +103,7 @@ class ExtractiveAnswerer:
             if is_statement(span.text)
             and not span.addresses_assistant
             and can_answer(question, span.text)
+            and (span.similarity is None or span.similarity >= self._settings.min_similarity)
         ]
         if asks_who(question) and any(names_someone(span.text) for span in statements):
             # Who does it: a sentence naming no one is not the answer when another names someone.

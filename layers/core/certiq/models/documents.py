@@ -230,6 +230,13 @@ class EvidenceSpan(Contract):
     score: float
     chunk_score: float
     chunk_ordinal: int = Field(ge=0)
+    similarity: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="the sentence's cosine with the question (negatives as 0) by the embedder;"
+        " None when span selection embedded nothing",
+    )
     addresses_assistant: bool = Field(
         default=False,
         description="flagged at ingestion: it reads as an instruction to an AI assistant; it is"

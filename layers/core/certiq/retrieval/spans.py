@@ -16,7 +16,8 @@ lexical and semantic (``span_bm25_weight``, ``span_dense_weight``), times (1 + w
 between equals the better chunk's sentence does; below ``span_threshold`` it is dropped.
 ``span_scorer`` model scores it with certiq's relevance model (certiq.retrieval.relevance), a
 probability, dropped below ``span_min_probability``. The best ``max_spans`` are kept, each with
-its page, boxes and offsets in its chunk, which is what the answer step cites.
+its page, boxes and offsets in its chunk, which is what the answer step cites, and its cosine
+as ``similarity`` (the offline answerer does not answer with a sentence far from the question).
 """
 
 from __future__ import annotations
@@ -155,15 +156,20 @@ def select_spans(
     else:
         scores = weighted_scores(data, settings).tolist()
         threshold = settings.span_threshold
+    similarities: list[float | None] = (
+        data.semantic.tolist() if data.semantic is not None else [None] * len(candidates)
+    )
     scored = [
-        (score, candidate)
-        for score, candidate in zip(scores, candidates, strict=True)
+        (score, candidate, similarity)
+        for score, candidate, similarity in zip(scores, candidates, similarities, strict=True)
         if score > 0 and score >= threshold
     ]
     scored.sort(key=lambda item: item[0], reverse=True)  # stable: ties keep retrieval order
     return [
-        sentence_span(candidate.hit.chunk, candidate.index, score, candidate.hit.score)
-        for score, candidate in scored[:max_spans]
+        sentence_span(
+            candidate.hit.chunk, candidate.index, score, candidate.hit.score, similarity=similarity
+        )
+        for score, candidate, similarity in scored[:max_spans]
     ]
 
 
@@ -198,7 +204,14 @@ def _sentence(candidate: _Candidate) -> Sentence:
     return candidate.hit.chunk.sentences[candidate.index]
 
 
-def sentence_span(chunk: Chunk, index: int, score: float, chunk_score: float) -> EvidenceSpan:
+def sentence_span(
+    chunk: Chunk,
+    index: int,
+    score: float,
+    chunk_score: float,
+    *,
+    similarity: float | None = None,
+) -> EvidenceSpan:
     """Sentence ``index`` of the chunk as an evidence span (span id chunk_id:index)."""
     sentence = chunk.sentences[index]
     return EvidenceSpan(
@@ -218,5 +231,6 @@ def sentence_span(chunk: Chunk, index: int, score: float, chunk_score: float) ->
         score=round(score, 6),
         chunk_score=round(chunk_score, 6),
         chunk_ordinal=chunk.ordinal,
+        similarity=None if similarity is None else round(similarity, 6),
         addresses_assistant=sentence.addresses_assistant,
     )
