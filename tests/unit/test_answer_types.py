@@ -75,7 +75,14 @@ def test_the_topic_of_a_question_leaves_out_the_words_asking_for_a_quantity(
         ("Which types of cookies are used?", "cooky"),
         ("Which third parties receive my data?", "party"),
         ("Which do you prefer?", None),
+        # "What X" before a verb asks for an X, unless X is a word answers do not repeat
+        ("What uptime does the supplier guarantee?", "uptim"),
+        ("What insurance must the supplier hold?", "insuranc"),
         ("What data do you collect?", None),
+        ("For what purpose do you use my data?", None),
+        ("What type of personal info is shared with third parties?", None),
+        ("What is the liability cap?", None),
+        ("What does the policy cover?", None),
     ],
 )
 def test_a_which_question_names_the_kind_of_thing_it_asks_for(

@@ -290,3 +290,18 @@ def test_a_sentence_far_from_the_question_is_not_an_answer_though_it_shares_a_wo
     for similarity in (0.3, None):
         shown = answerer.select(question, [cctv.model_copy(update={"similarity": similarity})])
         assert [s.text for s in shown] == [cctv.text]
+
+
+def test_a_what_x_question_is_not_answered_by_a_sentence_naming_no_x() -> None:
+    # GIVEN a question asking what uptime, and a supplier duty that names none
+    question = "What uptime does the supplier guarantee?"
+    evidence = scored(
+        ("On termination the supplier deletes all Northwind data within 30 days.", 0.7),
+    )
+    # WHEN the offline answerer drafts THEN it abstains
+    assert ExtractiveAnswerer(AnswerSettings()).select(question, evidence) == []
+    # AND a sentence naming the uptime does answer
+    stated = scored(("The supplier guarantees an uptime of 99.9% in every month.", 0.5))
+    assert [s.text for s in ExtractiveAnswerer(AnswerSettings()).select(question, stated)] == [
+        stated[0].text
+    ]

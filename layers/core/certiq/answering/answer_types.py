@@ -47,6 +47,24 @@ _DURATION_WORDS: Final = re.compile(
 # "Which X ...": X is the one or two words after "which" (after "type of" and the like), up to
 # a word that cannot be part of it; its last word names the kind of thing asked for.
 _WHICH: Final = re.compile(r"\bwhich\s+(?:(?:type|types|kind|kinds|sort|sorts)\s+of\s+)?", re.I)
+# "What X does ...": one or two words between "what" and a verb name the kind asked for; "what
+# is the X" and "what does X" name none.
+_WHAT_KIND: Final = re.compile(
+    r"\bwhat\s+(?:(?:type|types|kind|kinds|sort|sorts)\s+of\s+)?"
+    r"(?=(?:[a-z-]+\s+)?[a-z-]+\s+(?:does|do|did|is|are|was|were|must|can|could|will|would|"
+    r"should|shall|may|might|has|have)\b)",
+    re.I,
+)
+# "What purpose", "what information", "what steps": an answer lists purposes, items or steps
+# without repeating the word, so these name no kind a sentence must hold. Written from the
+# "what X" questions of PolicyQA (nearly all of them are of these words).
+_GENERIC_KINDS: Final = frozenset(
+    stem(word)
+    for word in """
+    purpose reason scope extent way manner means method step measure action practice choice
+    option control change use detail part thing kind type sort information info data
+    """.split()
+)
 _NOT_IN_A_NAME: Final = frozenset(
     """
     is are was were be been do does did must can could may might should shall will would has
@@ -90,8 +108,11 @@ def question_parts(question: str) -> list[str]:
 
 def kind_asked(question: str) -> str | None:
     """The stemmed word naming the kind of thing a "which" question asks for, or None:
-    "Which cloud provider hosts ...?" asks for a provider."""
+    "Which cloud provider hosts ...?" asks for a provider. "What X" followed by a verb asks the
+    same: "What uptime does the supplier guarantee?" asks for an uptime."""
     cue = _WHICH.search(question)
+    what = cue is None
+    cue = cue or _WHAT_KIND.search(question)
     if cue is None:
         return None
     name: list[str] = []
@@ -99,7 +120,8 @@ def kind_asked(question: str) -> str | None:
         if word in _NOT_IN_A_NAME:
             break
         name.append(word)
-    return stem(name[-1]) if name else None
+    kind = stem(name[-1]) if name else None
+    return None if what and kind in _GENERIC_KINDS else kind
 
 
 _TIME_UNITS: Final = frozenset(

@@ -89,9 +89,9 @@ class ExtractiveAnswerer:
         office is overwritten after 30 days" (cosine 0.12).
         Titles, headings and running headers (not statements) are never an answer, nor is a
         sentence that addresses an AI assistant (flagged at ingestion), nor one that states no
-        quantity when the question asks for one or does not name the kind of thing a "which"
-        question asks for; a "who" question is answered by sentences naming someone when any
-        does (certiq.answering.answer_types). None: abstain.
+        quantity when the question asks for one or does not name the kind of thing a "which X"
+        (or "what X does") question asks for; a "who" question is answered by sentences naming
+        someone when any does (certiq.answering.answer_types). None: abstain.
         """
         quantity = asks_for_a_quantity(question)
         query = set(content_terms(topic(question) if quantity else question))
