@@ -305,3 +305,13 @@ def test_a_what_x_question_is_not_answered_by_a_sentence_naming_no_x() -> None:
     assert [s.text for s in ExtractiveAnswerer(AnswerSettings()).select(question, stated)] == [
         stated[0].text
     ]
+
+
+def test_how_long_things_last_is_answered_by_how_long_they_are_valid() -> None:
+    # GIVEN a question asking how long exceptions last, and the sentence saying how long they
+    # are valid, which does not use the word "last"
+    question = "Is there a limit on how long exceptions last?"
+    evidence = scored(("Approved exceptions are valid for at most 12 months.", 0.7))
+    # WHEN the offline answerer drafts THEN that sentence is the answer
+    draft = ExtractiveAnswerer(AnswerSettings()).select(question, evidence)
+    assert [s.text for s in draft] == [evidence[0].text]

@@ -154,6 +154,9 @@ def asks_for_amount(question: str) -> bool:
     return _AMOUNT.search(question) is not None
 
 
+_DURATION_VERB: Final = re.compile(r"\s+(?:last|lasts|take|takes|remain|remains)\s*$", re.I)
+
+
 def asks_for_duration(question: str) -> bool:
     return _DURATION.search(question) is not None
 
@@ -172,6 +175,9 @@ def topic(question: str) -> str:
     if cue is None:
         return question
     rest = re.split(r"[?.!;:]", question[cue.end() :], maxsplit=1)[0]
+    # "How long do exceptions last?": the verb asks for the duration, as "how long" does; the
+    # answer is about exceptions ("valid for at most 12 months") and need not say "last".
+    rest = _DURATION_VERB.sub("", rest)
     return rest if rest.strip() else question
 
 
