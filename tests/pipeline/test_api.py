@@ -240,6 +240,27 @@ def test_an_unknown_retrieval_mode_is_422(api: Api) -> None:
     assert ["body", "retrieval_mode"] in [error["loc"][:2] for error in body["detail"]]
 
 
+@pytest.mark.parametrize("field", ["conversation_id", "collection"])
+def test_a_blank_conversation_or_collection_is_422_naming_the_field(api: Api, field: str) -> None:
+    # WHEN a question names a blank conversation or collection (one every client could share)
+    for blank in ("", "   "):
+        status, body = api.call("POST", "/v1/questions", {"question": QUESTION, field: blank})
+        # THEN 422, naming the field
+        assert status == 422, body
+        assert ["body", field] in [error["loc"][:2] for error in body["detail"]]
+
+
+def test_a_blank_collection_for_an_upload_is_422(api: Api) -> None:
+    status, body = api.call(
+        "POST",
+        "/v1/documents?file_name=a.pdf&collection=%20",
+        raw=b"%PDF-1.4",
+        content_type="application/pdf",
+    )
+    assert status == 422, body
+    assert "collection" in json.dumps(body["detail"])
+
+
 def test_an_unknown_question_is_404(api: Api) -> None:
     # WHEN an id nobody asked is read
     status, body = api.call("GET", "/v1/questions/unknown")

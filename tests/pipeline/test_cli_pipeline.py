@@ -176,6 +176,15 @@ def test_a_too_short_question_asks_for_clarification(tmp_path: Path, library: Pa
     assert response["message"] and not response["answer"] and response["certificate_id"] is None
 
 
+def test_a_blank_conversation_or_collection_is_refused_with_the_option_named(
+    tmp_path: Path,
+) -> None:
+    for option in ("--conversation", "--collection"):
+        result = run(tmp_path, "ask", option, " ", QUESTION)
+        assert result.exit_code == 2
+        assert f"Invalid value for '{option}'" in result.output
+
+
 def test_verify_rejects_an_unknown_certificate(tmp_path: Path) -> None:
     result = run(tmp_path / "home", "verify", "cert-missing")
     assert result.exit_code != 0 and "no certificate" in result.output

@@ -43,6 +43,15 @@ def main(ctx: click.Context) -> None:
         sys.exit(2)
 
 
+def _a_name(_context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
+    """A collection or conversation name as the API takes it: not blank, 128 characters at most."""
+    from certiq.models.api import NAME_MAX_LENGTH
+
+    if value is not None and (not value.strip() or len(value) > NAME_MAX_LENGTH):
+        raise click.BadParameter(f"must be 1 to {NAME_MAX_LENGTH} characters, not blank")
+    return value
+
+
 def _deps() -> Deps:
     from certiq.bootstrap import build_deps
     from certiq.config import Settings
@@ -56,7 +65,12 @@ def _deps() -> Deps:
 @main.command("ingest")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--tenant", default=None, help="tenant to ingest into (default: settings)")
-@click.option("--collection", default=None, help="a named subset questions can be limited to")
+@click.option(
+    "--collection",
+    default=None,
+    callback=_a_name,
+    help="a named subset questions can be limited to",
+)
 @click.option(
     "--jsonl",
     "jsonl",
@@ -199,9 +213,12 @@ def _pdfs(path: Path) -> list[Path]:
     default=None,
     help="retrieval mode for this question (default: CERTIQ_RETRIEVAL__MODE, hybrid)",
 )
-@click.option("--collection", default=None, help="search this collection only")
+@click.option("--collection", default=None, callback=_a_name, help="search this collection only")
 @click.option(
-    "--conversation", default=None, help="a conversation id: follow-ups are read with its turns"
+    "--conversation",
+    default=None,
+    callback=_a_name,
+    help="a conversation id: follow-ups are read with its turns",
 )
 def ask_command(
     question: str, as_json: bool, mode: str | None, collection: str | None, conversation: str | None

@@ -33,6 +33,7 @@ from certiq.errors import IngestionError
 from certiq.errors import NotFound as BlobNotFound
 from certiq.ingestion.leases import end_interrupted
 from certiq.models import DocumentRecord, DocumentStatus, DocumentUpload
+from certiq.models.api import NAME_MAX_LENGTH, NAME_PATTERN
 
 
 def documents_router(deps: Deps, intake: DocumentIntake) -> Router:
@@ -50,7 +51,9 @@ def documents_router(deps: Deps, intake: DocumentIntake) -> Router:
     )
     def upload_document(
         file_name: Annotated[str, Query(min_length=1, max_length=200)],
-        collection: Annotated[str | None, Query(max_length=128)] = None,
+        collection: Annotated[
+            str | None, Query(min_length=1, max_length=NAME_MAX_LENGTH, pattern=NAME_PATTERN)
+        ] = None,
     ) -> Response[DocumentUpload]:
         data = request_body(router, settings)
         if data:

@@ -22,13 +22,23 @@ class Capabilities(Contract):
     )
 
 
+# A name a client chooses (a conversation, a collection): never blank, since a blank one would be
+# one conversation or collection shared by every client that sent it.
+NAME_PATTERN = r"\S"
+NAME_MAX_LENGTH = 128
+
+
 class QuestionRequest(Contract):
     """POST /v1/questions. Length and content rules are the Validate state's to apply."""
 
     question: str = Field(max_length=20000)
-    conversation_id: str | None = Field(default=None, max_length=128)
+    conversation_id: str | None = Field(
+        default=None, min_length=1, max_length=NAME_MAX_LENGTH, pattern=NAME_PATTERN
+    )
     language: str | None = Field(default=None, pattern=r"^[a-z]{2,3}$")
-    collection: str | None = Field(default=None, max_length=128)
+    collection: str | None = Field(
+        default=None, min_length=1, max_length=NAME_MAX_LENGTH, pattern=NAME_PATTERN
+    )
     retrieval_mode: RetrievalMode | None = Field(
         default=None, description="bm25, dense or hybrid; default: the server's setting"
     )
