@@ -40,6 +40,11 @@ from certiq.answering.answer_types import (
         ("Which type of data is shared?", "Usage data is shared with partners.", True),
         ("Which type of data is shared?", "Your email address is shared.", False),
         ("Which do you prefer?", "Either will do.", True),
+        # "What is the X" too, unless X is a word answers do not repeat
+        ("What is the budget for security training?", "Security training is annual.", False),
+        ("What is the liability cap?", "Liability is capped at the fees paid.", True),
+        ("What is the purpose of the logs?", "Logs support investigations.", True),
+        ("What is the retention period for invoices?", "Invoices are kept for 7 years.", True),
         # Other questions ask for no particular kind
         ("Who approves a legal hold?", "The General Counsel approves it.", True),
         ("Where is customer data stored?", "Customer data is stored in Frankfurt.", True),
@@ -84,7 +89,12 @@ def test_the_topic_of_a_question_leaves_out_the_words_asking_for_a_quantity(
         ("What data do you collect?", None),
         ("For what purpose do you use my data?", None),
         ("What type of personal info is shared with third parties?", None),
-        ("What is the liability cap?", None),
+        # "what is the X" asks for an X too, but not for a word answers do not repeat
+        ("What is the liability cap?", "cap"),
+        ("What is the budget for security training?", "budget"),
+        ("What is the purpose behind retaining my data?", None),
+        ("What are the ways third parties obtain our information?", None),
+        ("What is the company's policy towards children?", None),
         ("What does the policy cover?", None),
     ],
 )

@@ -281,7 +281,7 @@ def test_a_who_question_is_answered_by_the_sentence_naming_someone() -> None:
 def test_a_sentence_far_from_the_question_is_not_an_answer_though_it_shares_a_word() -> None:
     # GIVEN a question the documents do not answer, and a sentence sharing one of its words
     # whose cosine with the question is low (the embedder's judgement, as span selection gives it)
-    question = "What is the dress code in the office?"
+    question = "Is there a dress code in the office?"
     [cctv] = scored(("CCTV footage from the Leeds office is overwritten after 30 days.", 0.8))
     answerer = ExtractiveAnswerer(AnswerSettings(min_similarity=0.3))
     # WHEN the offline answerer drafts THEN it abstains

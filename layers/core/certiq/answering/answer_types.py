@@ -52,18 +52,28 @@ _WHICH: Final = re.compile(r"\bwhich\s+(?:(?:type|types|kind|kinds|sort|sorts)\s
 _WHAT_KIND: Final = re.compile(
     r"\bwhat\s+(?:(?:type|types|kind|kinds|sort|sorts)\s+of\s+)?"
     r"(?=(?:[a-z-]+\s+)?[a-z-]+\s+(?:does|do|did|is|are|was|were|must|can|could|will|would|"
-    r"should|shall|may|might|has|have)\b)",
+    r"should|shall|may|might|has|have)\b)"
+    r"|\bwhat\s+(?:is|are|was|were)\s+(?:the|a|an)\s+",
     re.I,
 )
 # "What purpose", "what information", "what steps": an answer lists purposes, items or steps
-# without repeating the word, so these name no kind a sentence must hold. Written from the
-# "what X" questions of PolicyQA (nearly all of them are of these words).
+# without repeating the word, and "what is the retention period (the severity, the standard)"
+# is answered by a value ("kept for 7 years"), so these name no kind a sentence must hold.
+# Written from the "what X" questions of PolicyQA (nearly all of them are of these words) and
+# the demo's.
 _GENERIC_KINDS: Final = frozenset(
     stem(word)
     for word in """
     purpose reason scope extent way manner means method step measure action practice choice
-    option control change use detail part thing kind type sort information info data
+    option control change use detail part thing kind type sort information info data policy
+    maximum minimum main total current average
+    period duration length time date deadline limit number amount rate frequency size level
+    percentage threshold value severity status name address role standard requirement rule
     """.split()
+)
+_PREPOSITIONS: Final = frozenset(
+    "behind towards toward regarding under between within after before during per via against"
+    " into over across around upon".split()
 )
 _NOT_IN_A_NAME: Final = frozenset(
     """
@@ -108,20 +118,25 @@ def question_parts(question: str) -> list[str]:
 
 def kind_asked(question: str) -> str | None:
     """The stemmed word naming the kind of thing a "which" question asks for, or None:
-    "Which cloud provider hosts ...?" asks for a provider. "What X" followed by a verb asks the
-    same: "What uptime does the supplier guarantee?" asks for an uptime."""
+    "Which cloud provider hosts ...?" asks for a provider. "What X" followed by a verb, and
+    "what is the X", ask the same: "What uptime does the supplier guarantee?" asks for an
+    uptime, "What is the budget for security training?" for a budget; not when X holds a word
+    answers do not repeat ("what is the purpose of ...")."""
     cue = _WHICH.search(question)
     what = cue is None
     cue = cue or _WHAT_KIND.search(question)
     if cue is None:
         return None
     name: list[str] = []
-    for word in words(question[cue.end() :])[:2]:
-        if word in _NOT_IN_A_NAME:
+    for word in words(question[cue.end() :]):
+        if word.endswith(("'s", "\u2019s")) and not name:
+            continue  # "the company's policy" names a policy
+        if word in _NOT_IN_A_NAME or word in _PREPOSITIONS or len(name) == 2:
             break
         name.append(word)
-    kind = stem(name[-1]) if name else None
-    return None if what and kind in _GENERIC_KINDS else kind
+    if not name or (what and any(stem(word) in _GENERIC_KINDS for word in name)):
+        return None  # "what are the ways third parties ..." asks for ways, a generic word
+    return stem(name[-1])
 
 
 _TIME_UNITS: Final = frozenset(
