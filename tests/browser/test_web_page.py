@@ -542,7 +542,7 @@ def test_passages_for_an_untranslated_question_are_offered_as_unchecked(
     assert related.get_attribute("data-outcome") == "NOT_FOUND_AS_WRITTEN"
     title = related.locator(".related-title").inner_text()
     assert "not checked against the question" in title
-    assert "do not state" not in title
+    assert "none was found to state" not in title
     page.close()
 
 

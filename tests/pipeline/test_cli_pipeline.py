@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 from jsonschema import Draft7Validator
 
-from certiq.cli import main
+from certiq.cli import RELATED_READING, main
 from certiq.schemas import load
 from tests.conftest import MakePdf
 
@@ -126,6 +126,21 @@ def test_ask_readable_output_names_file_page_box_and_quote(tmp_path: Path, libra
     assert "[C1] retention.pdf, page 1, box (" in output
     assert f'"{FACT}"' in output
     assert "Certificate: cert-" in output
+
+
+def test_an_unanswered_question_says_so_and_offers_the_closest_passages_as_reading(
+    tmp_path: Path, library: Path
+) -> None:
+    # GIVEN the library, which says how long backups are kept but not how they are encrypted
+    home = tmp_path / "home"
+    run(home, "ingest", str(library))
+    # WHEN a question it does not answer is asked
+    output = run(home, "ask", "Which encryption algorithm protects the backups?").output
+    # THEN it says so, and offers the backup sentence as reading, not as a claim
+    assert "Outcome:  NOT_STATED" in output
+    assert RELATED_READING in output
+    assert f'"{FACT}"' in output.split(RELATED_READING)[1]
+    assert "VERIFIED" not in output
 
 
 def test_ask_mode_is_recorded_and_a_fallback_is_shown(tmp_path: Path, library: Path) -> None:

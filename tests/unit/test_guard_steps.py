@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from certiq.bootstrap import build_deps
-from certiq.cli import _readable
+from certiq.cli import RELATED_READING, _readable
 from certiq.config import Settings
 from certiq.deps import Deps
 from certiq.models import AnswerOutcome, QuestionState, QuestionStatus, StepError
@@ -265,7 +265,7 @@ def test_passages_found_for_an_untranslated_question_are_offered_unchecked(deps:
     assert [passage.doc_id for passage in response.related] == ["policy"]
     printed = _readable(response)
     assert "not checked against the question: it was not translated" in printed
-    assert "do not state it" not in printed
+    assert RELATED_READING not in printed
 
 
 def test_dead_links_are_reported_and_replaced_by_the_fallback(tmp_path: Path) -> None:

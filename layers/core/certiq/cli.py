@@ -250,7 +250,8 @@ def ask_command(
         sys.exit(1)
 
 
-RELATED_READING = "Related reading (not an answer: these passages do not state it):"
+# certiq's judgement, not a proof: the closest passages, none of which it found to answer.
+RELATED_READING = "Related reading (closest passages; none was found to state the answer):"
 # NOT_FOUND_AS_WRITTEN: the question was searched untranslated, so nothing was checked against it.
 UNCHECKED_READING = (
     "Closest passages, in the documents' language (not checked against the question:"
