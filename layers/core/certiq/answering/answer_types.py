@@ -47,8 +47,8 @@ _DURATION_WORDS: Final = re.compile(
 # "Which X ...": X is the one or two words after "which" (after "type of" and the like), up to
 # a word that cannot be part of it; its last word names the kind of thing asked for.
 _WHICH: Final = re.compile(r"\bwhich\s+(?:(?:type|types|kind|kinds|sort|sorts)\s+of\s+)?", re.I)
-# "What X does ...": one or two words between "what" and a verb name the kind asked for; "what
-# is the X" and "what does X" name none.
+# "What X does ...": one or two words between "what" and a verb name the kind asked for, as do
+# the words after "what is the"; "what does X ..." names none.
 _WHAT_KIND: Final = re.compile(
     r"\bwhat\s+(?:(?:type|types|kind|kinds|sort|sorts)\s+of\s+)?"
     r"(?=(?:[a-z-]+\s+)?[a-z-]+\s+(?:does|do|did|is|are|was|were|must|can|could|will|would|"
