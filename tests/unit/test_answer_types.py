@@ -67,6 +67,9 @@ def test_a_sentence_can_answer_only_with_the_kind_of_answer_asked_for(
         # the verb that asks for the duration is not what the answer is about
         ("Is there a limit on how long exceptions last?", "exceptions"),
         ("How long does a restore take?", "does a restore"),
+        # nor is a word naming the quantity: the answer is about passwords
+        ("What is the minimum password length?", "password"),
+        ("What is the maximum number of login attempts?", "of login attempts"),
     ],
 )
 def test_the_topic_of_a_question_leaves_out_the_words_asking_for_a_quantity(

@@ -315,3 +315,14 @@ def test_how_long_things_last_is_answered_by_how_long_they_are_valid() -> None:
     # WHEN the offline answerer drafts THEN that sentence is the answer
     draft = ExtractiveAnswerer(AnswerSettings()).select(question, evidence)
     assert [s.text for s in draft] == [evidence[0].text]
+
+
+def test_a_sentence_holding_most_of_the_question_is_an_answer_whatever_its_cosine() -> None:
+    # GIVEN a question and the sentence that answers it in a form MiniLM reads poorly ("SEV1:")
+    question = "What is the severity of a full outage?"
+    [sev1] = scored(("SEV1: confirmed breach of customer data, or a full outage.", 0.6))
+    answerer = ExtractiveAnswerer(AnswerSettings(min_similarity=0.3))
+    # WHEN its cosine is under the floor but it holds most of the question's terms
+    draft = answerer.select(question, [sev1.model_copy(update={"similarity": 0.28})])
+    # THEN it is still the answer
+    assert [s.text for s in draft] == [sev1.text]

@@ -170,6 +170,11 @@ def asks_for_amount(question: str) -> bool:
 
 
 _DURATION_VERB: Final = re.compile(r"\s+(?:last|lasts|take|takes|remain|remains)\s*$", re.I)
+_QUANTITY_ATTRIBUTE: Final = re.compile(
+    r"\b(?:length|period|duration|number|amount|size|frequency|rate|limit|count|level|"
+    r"percentage)s?\b",
+    re.I,
+)
 
 
 def asks_for_duration(question: str) -> bool:
@@ -191,8 +196,10 @@ def topic(question: str) -> str:
         return question
     rest = re.split(r"[?.!;:]", question[cue.end() :], maxsplit=1)[0]
     # "How long do exceptions last?": the verb asks for the duration, as "how long" does; the
-    # answer is about exceptions ("valid for at most 12 months") and need not say "last".
-    rest = _DURATION_VERB.sub("", rest)
+    # answer is about exceptions ("valid for at most 12 months") and need not say "last". So do
+    # attribute words: "What is the minimum password length?" is about passwords ("at least 14
+    # characters long").
+    rest = _QUANTITY_ATTRIBUTE.sub(" ", _DURATION_VERB.sub("", rest))
     return rest if rest.strip() else question
 
 

@@ -78,6 +78,17 @@ class ExtractiveAnswerer:
                     sentences.append(sentence)
         return sentences, unanswered
 
+    def _close_enough(self, span: EvidenceSpan, query: set[str]) -> bool:
+        """Near the question in meaning (cosine at least min_similarity), or holding more than
+        half of its terms in its own words: "SEV1: ... or a full outage of the production
+        platform" answers "What is the severity of a full outage?" though MiniLM reads "SEV1"
+        poorly (cosine 0.28). The document's file name does not count here: in
+        data-retention-policy.pdf, "... can leave us unable to meet legal obligations" is no
+        answer to "What is the parental leave policy?"."""
+        if span.similarity is None or span.similarity >= self._settings.min_similarity:
+            return True
+        return len(set(content_terms(span.text)) & query) > len(query) / 2
+
     def answer_part(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
         """The best evidence sentences sharing question terms, most relevant first: the best one
         when it scores min_relevance, then the next while each scores keep_ratio of the best and
@@ -103,7 +114,7 @@ class ExtractiveAnswerer:
             if is_statement(span.text)
             and not span.addresses_assistant
             and can_answer(question, span.text)
-            and (span.similarity is None or span.similarity >= self._settings.min_similarity)
+            and self._close_enough(span, query)
         ]
         if asks_who(question) and any(names_someone(span.text) for span in statements):
             # Who does it: a sentence naming no one is not the answer when another names someone.
@@ -119,9 +130,7 @@ class ExtractiveAnswerer:
             if span.score < floor:
                 break
             terms = set(content_terms(span.text))
-            # A sentence is read in its document: "This policy is reviewed every 12 months" in
-            # data-retention-policy.pdf is about the data retention policy.
-            held = (terms | title_terms(span.file_name)) & query
+            held = _held(span, query)
             if len(held) / len(query) < min_overlap:
                 continue
             if quantity and len(held) / len(query) <= QUANTITY_OVERLAP:
@@ -146,6 +155,12 @@ class ExtractiveAnswerer:
             )
             for span, _ in chosen
         ]
+
+
+def _held(span: EvidenceSpan, query: set[str]) -> set[str]:
+    """The question terms a sentence holds, read in its document: "This policy is reviewed every
+    12 months" in data-retention-policy.pdf is about the data retention policy."""
+    return (set(content_terms(span.text)) | title_terms(span.file_name)) & query
 
 
 @lru_cache(maxsize=1024)
