@@ -45,6 +45,9 @@ from certiq.answering.answer_types import (
         ("What is the liability cap?", "Liability is capped at the fees paid.", True),
         ("What is the purpose of the logs?", "Logs support investigations.", True),
         ("What is the retention period for invoices?", "Invoices are kept for 7 years.", True),
+        # "what is the X period" asks for a duration
+        ("What is the notice period?", "Either party may end it with 90 days' notice.", True),
+        ("What is the notice period?", "Notice periods run from the date of the notice.", False),
         # Other questions ask for no particular kind
         ("Who approves a legal hold?", "The General Counsel approves it.", True),
         ("Where is customer data stored?", "Customer data is stored in Frankfurt.", True),
@@ -70,6 +73,7 @@ def test_a_sentence_can_answer_only_with_the_kind_of_answer_asked_for(
         # nor is a word naming the quantity: the answer is about passwords
         ("What is the minimum password length?", "password"),
         ("What is the maximum number of login attempts?", "of login attempts"),
+        ("What is the notice period for ending the agreement?", "notice for ending the agreement"),
     ],
 )
 def test_the_topic_of_a_question_leaves_out_the_words_asking_for_a_quantity(

@@ -29,7 +29,13 @@ _AMOUNT: Final = re.compile(
     re.IGNORECASE,
 )
 # Asking for a duration or a frequency: a number, or the words that state one without digits.
-_DURATION: Final = re.compile(r"\bhow (?:long|often|frequently|soon|quickly|fast)\b", re.IGNORECASE)
+# "What is the notice period ...?" asks for one too; what it is about starts after "the".
+_DURATION: Final = re.compile(
+    r"\bhow (?:long|often|frequently|soon|quickly|fast)\b"
+    r"|\bwhat (?:is|are|was|were) the (?=(?:[\w'-]+\s+){0,3}?"
+    r"(?:period|periods|duration|timeframe|time limit)\b)",
+    re.IGNORECASE,
+)
 _NUMBER_WORDS: Final = (
     r"zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
     r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
