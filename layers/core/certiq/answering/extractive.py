@@ -95,9 +95,10 @@ class ExtractiveAnswerer:
         holds as many of the question's terms as the first (the question is answered; more
         would be padding), near-duplicates merged. A sentence holding less than min_overlap of
         the question's terms (half or less of what it is about, when it asks for a quantity) is
-        passed over, and so is one whose cosine with the question is below min_similarity:
-        "What is the dress code in the office?" is not answered by "CCTV footage from the Leeds
-        office is overwritten after 30 days" (cosine 0.12).
+        passed over, and so is one whose cosine with the question is below min_similarity unless
+        its own words hold more than half of the question's: "What is the dress code in the
+        office?" is not answered by "CCTV footage from the Leeds office is overwritten after 30
+        days" (cosine 0.12).
         Titles, headings and running headers (not statements) are never an answer, nor is a
         sentence that addresses an AI assistant (flagged at ingestion), nor one that states no
         quantity when the question asks for one or does not name the kind of thing a "which X"
