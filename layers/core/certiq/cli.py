@@ -44,12 +44,15 @@ def main(ctx: click.Context) -> None:
 
 
 def _a_name(_context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
-    """A collection or conversation name as the API takes it: not blank, 128 characters at most."""
-    from certiq.models.api import NAME_MAX_LENGTH
+    """A collection or conversation name, checked as the API checks it (certiq.models.api.Name)."""
+    from pydantic import TypeAdapter, ValidationError
 
-    if value is not None and (not value.strip() or len(value) > NAME_MAX_LENGTH):
-        raise click.BadParameter(f"must be 1 to {NAME_MAX_LENGTH} characters, not blank")
-    return value
+    from certiq.models.api import NAME_MAX_LENGTH, Name
+
+    try:
+        return TypeAdapter(Name | None).validate_python(value)
+    except ValidationError as error:
+        raise click.BadParameter(f"must be 1 to {NAME_MAX_LENGTH} characters, not blank") from error
 
 
 def _deps() -> Deps:

@@ -67,15 +67,22 @@ _WHAT_KIND: Final = re.compile(
 # is answered by a value ("kept for 7 years"), so these name no kind a sentence must hold.
 # Written from the "what X" questions of PolicyQA (nearly all of them are of these words) and
 # the demo's.
+# Words naming a quantity: "what is the retention period" is answered by "kept for 7 years",
+# and in a quantity question they are not what the answer must be about.
+_QUANTITY_NOUNS: Final = (
+    "length period duration number amount size frequency rate limit count level percentage"
+).split()
 _GENERIC_KINDS: Final = frozenset(
     stem(word)
-    for word in """
-    purpose reason scope extent way manner means method step measure action practice choice
-    option control change use detail part thing kind type sort information info data policy
-    maximum minimum main total current average
-    period duration length time date deadline limit number amount rate frequency size level
-    percentage threshold value severity status name address role standard requirement rule
-    """.split()
+    for word in [
+        *_QUANTITY_NOUNS,
+        *"""
+        purpose reason scope extent way manner means method step measure action practice choice
+        option control change use detail part thing kind type sort information info data policy
+        maximum minimum main total current average time date deadline threshold value severity
+        status name address role standard requirement rule
+        """.split(),
+    ]
 )
 _PREPOSITIONS: Final = frozenset(
     "behind towards toward regarding under between within after before during per via against"
@@ -176,11 +183,7 @@ def asks_for_amount(question: str) -> bool:
 
 
 _DURATION_VERB: Final = re.compile(r"\s+(?:last|lasts|take|takes|remain|remains)\s*$", re.I)
-_QUANTITY_ATTRIBUTE: Final = re.compile(
-    r"\b(?:length|period|duration|number|amount|size|frequency|rate|limit|count|level|"
-    r"percentage)s?\b",
-    re.I,
-)
+_QUANTITY_ATTRIBUTE: Final = re.compile(rf"\b(?:{'|'.join(_QUANTITY_NOUNS)})s?\b", re.I)
 
 
 def asks_for_duration(question: str) -> bool:

@@ -78,7 +78,7 @@ class ExtractiveAnswerer:
                     sentences.append(sentence)
         return sentences, unanswered
 
-    def _close_enough(self, span: EvidenceSpan, query: set[str]) -> bool:
+    def _close_enough(self, span: EvidenceSpan, terms: set[str], query: set[str]) -> bool:
         """Near the question in meaning (cosine at least min_similarity), or holding more than
         half of its terms in its own words: "SEV1: ... or a full outage of the production
         platform" answers "What is the severity of a full outage?" though MiniLM reads "SEV1"
@@ -87,7 +87,7 @@ class ExtractiveAnswerer:
         answer to "What is the parental leave policy?"."""
         if span.similarity is None or span.similarity >= self._settings.min_similarity:
             return True
-        return len(set(content_terms(span.text)) & query) > len(query) / 2
+        return len(terms & query) > len(query) / 2
 
     def answer_part(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
         """The best evidence sentences sharing question terms, most relevant first: the best one
@@ -109,29 +109,31 @@ class ExtractiveAnswerer:
         query = set(content_terms(topic(question) if quantity else question))
         if not query:
             return []
+        # Each sentence with its content terms, computed once.
         statements = [
-            span
+            (span, terms)
             for span in evidence
             if is_statement(span.text)
             and not span.addresses_assistant
             and can_answer(question, span.text)
-            and self._close_enough(span, query)
+            and self._close_enough(span, terms := set(content_terms(span.text)), query)
         ]
-        if asks_who(question) and any(names_someone(span.text) for span in statements):
+        if asks_who(question) and any(names_someone(span.text) for span, _ in statements):
             # Who does it: a sentence naming no one is not the answer when another names someone.
-            statements = [span for span in statements if names_someone(span.text)]
-        ranked = sorted(statements, key=lambda span: span.score, reverse=True)
-        if not ranked or ranked[0].score < self._settings.min_relevance:
+            statements = [(span, terms) for span, terms in statements if names_someone(span.text)]
+        ranked = sorted(statements, key=lambda item: item[0].score, reverse=True)
+        if not ranked or ranked[0][0].score < self._settings.min_relevance:
             return []
-        floor = max(self._settings.min_relevance, self._settings.keep_ratio * ranked[0].score)
+        floor = max(self._settings.min_relevance, self._settings.keep_ratio * ranked[0][0].score)
         min_overlap = self._settings.min_overlap
         chosen: list[tuple[EvidenceSpan, set[str]]] = []
         first_held: set[str] = set()
-        for span in ranked:
+        for span, terms in ranked:
             if span.score < floor:
                 break
-            terms = set(content_terms(span.text))
-            held = _held(span, query)
+            # A sentence is read in its document: "This policy is reviewed every 12 months" in
+            # data-retention-policy.pdf is about the data retention policy.
+            held = (terms | title_terms(span.file_name)) & query
             if len(held) / len(query) < min_overlap:
                 continue
             if quantity and len(held) / len(query) <= QUANTITY_OVERLAP:
@@ -156,12 +158,6 @@ class ExtractiveAnswerer:
             )
             for span, _ in chosen
         ]
-
-
-def _held(span: EvidenceSpan, query: set[str]) -> set[str]:
-    """The question terms a sentence holds, read in its document: "This policy is reviewed every
-    12 months" in data-retention-policy.pdf is about the data retention policy."""
-    return (set(content_terms(span.text)) | title_terms(span.file_name)) & query
 
 
 @lru_cache(maxsize=1024)

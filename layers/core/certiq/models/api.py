@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StringConstraints
 
 from certiq.models.answers import QAResponse, QuestionRecord, QuestionState, QuestionStatus
 from certiq.models.base import Contract
@@ -26,19 +26,18 @@ class Capabilities(Contract):
 # one conversation or collection shared by every client that sent it.
 NAME_PATTERN = r"\S"
 NAME_MAX_LENGTH = 128
+Name = Annotated[
+    str, StringConstraints(min_length=1, max_length=NAME_MAX_LENGTH, pattern=NAME_PATTERN)
+]
 
 
 class QuestionRequest(Contract):
     """POST /v1/questions. Length and content rules are the Validate state's to apply."""
 
     question: str = Field(max_length=20000)
-    conversation_id: str | None = Field(
-        default=None, min_length=1, max_length=NAME_MAX_LENGTH, pattern=NAME_PATTERN
-    )
+    conversation_id: Name | None = None
     language: str | None = Field(default=None, pattern=r"^[a-z]{2,3}$")
-    collection: str | None = Field(
-        default=None, min_length=1, max_length=NAME_MAX_LENGTH, pattern=NAME_PATTERN
-    )
+    collection: Name | None = None
     retrieval_mode: RetrievalMode | None = Field(
         default=None, description="bm25, dense or hybrid; default: the server's setting"
     )
