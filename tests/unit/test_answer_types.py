@@ -33,6 +33,14 @@ from certiq.answering.answer_types import (
         ("How long are backups kept?", "Backups are kept as long as the account is open.", True),
         ("How often are keys rotated?", "Keys are rotated monthly.", True),
         ("How long are backups kept?", "Backups are encrypted at rest.", False),
+        # how often asks for a frequency: a duration, or "each" and "every" of things, is not one
+        ("How often is the policy reviewed?", "It is reviewed every 12 months.", True),
+        ("How often is the plan tested?", "The plan is tested twice a year.", True),
+        ("How often do deletion jobs run?", "Deletion jobs run every night.", True),
+        ("How often is the policy updated?", "We update it from time to time.", True),
+        ("How often is the policy reviewed?", "Data is deleted within 30 days.", False),
+        ("How often is the policy reviewed?", "Each system owner keeps a record.", False),
+        ("How often is the policy reviewed?", "Every record has an owner.", False),
         # "Which X" is answered only by a sentence that names an X
         ("Which cloud provider hosts the database?", "MFA is required for the cloud.", False),
         ("Which cloud provider hosts the database?", "Our provider is Hetzner.", True),

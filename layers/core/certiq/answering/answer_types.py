@@ -49,6 +49,17 @@ _DURATION_WORDS: Final = re.compile(
     re.IGNORECASE,
 )
 
+# "How often ...?" asks for a frequency: "within 30 days" states a duration, not how often.
+_FREQUENCY: Final = re.compile(r"\bhow (?:often|frequently)\b", re.IGNORECASE)
+_FREQUENCY_WORDS: Final = re.compile(
+    r"\b(?:(?:every|each|per)\s+(?:\d+\s+|other\s+|few\s+|business\s+|calendar\s+)?"
+    r"(?:day|night|week|month|quarter|year|hour|minute|annum|cycle|release|sprint)s?|"
+    r"once|twice|thrice|times|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|"
+    r"annually|biannually|hourly|regularly|periodically|occasionally|continuously|constantly|"
+    r"from time to time)\b",
+    re.IGNORECASE,
+)
+
 
 # "Which X ...": X is the one or two words after "which" (after "type of" and the like), up to
 # a word that cannot be part of it; its last word names the kind of thing asked for.
@@ -214,9 +225,10 @@ def topic(question: str) -> str:
 
 def can_answer(question: str, sentence: str) -> bool:
     """False when the question asks for an amount, a duration or a frequency that the sentence
-    does not state in any form, for a count of things ("how many employees") the sentence does
-    not name, or for a kind of thing ("which provider") the sentence does not name; True
-    otherwise (nothing is known against it)."""
+    does not state in any form (how often: "every 12 months", "twice a year", "annually"), for
+    a count of things ("how many employees") the sentence does not name, or for a kind of thing
+    ("which provider") the sentence does not name; True otherwise (nothing is known against
+    it)."""
     kind = kind_asked(question)
     if kind is not None and kind not in content_terms(sentence):
         return False
@@ -227,6 +239,8 @@ def can_answer(question: str, sentence: str) -> bool:
         if counted is not None and counted not in content_terms(sentence):
             return False  # "how many employees": a number of something else is no answer
         return bool(numbers(sentence)) or _AMOUNT_WORDS.search(sentence) is not None
+    if _FREQUENCY.search(question):
+        return _FREQUENCY_WORDS.search(sentence) is not None
     if asks_for_duration(question):
         return bool(numbers(sentence)) or _DURATION_WORDS.search(sentence) is not None
     return True
