@@ -7,10 +7,16 @@ when its gold span (whitespace and case aside) lies within the statements the an
 Also printed: how many sentences answers show, how often the answerer abstains, and how often
 the gold span was among the evidence sentences the answerer could choose from (the ceiling).
 
+The relevance model (span_scorer model, the default) was trained on these policies, so each
+question is answered with the model of the cross-validation fold that never saw its policy
+(--relevance-folds: what `make train-relevance` writes; its policies.json says which fold held
+out which policy). --scorer weighted measures the hand-set score instead.
+
 With --scanned, each policy is ingested as an image-only scan of its PDF (rendered, turned a
 little, speckled: certiq.evaluation.scans) and read by OCR, to compare with the originals.
 
     .venv/bin/python scripts/bench_policyqa.py [--per-policy N] [--out FILE] [--scanned]
+        [--scorer weighted|model] [--relevance-folds DIR]
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -34,6 +40,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
+from certiq.adapters.local.relevance import CrossEncoderRelevance
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
 from certiq.deps import Deps
@@ -44,6 +51,7 @@ from certiq.runtime.local import LocalRuntime
 
 ROOT = Path(__file__).resolve().parents[1]
 POLICYQA = ROOT.parent / "shared" / "data" / "policyqa" / "dev.json"
+RELEVANCE_FOLDS = ROOT / ".relevance" / "folds"
 
 
 @dataclass(frozen=True)
@@ -155,6 +163,16 @@ def summary(outcomes: list[Outcome]) -> dict[str, float]:
     }
 
 
+def held_out_scorers(folds: Path) -> dict[str, CrossEncoderRelevance]:
+    """Each policy's relevance model: the fold model that was not trained on it."""
+    assignment = folds / "policies.json"
+    if not assignment.exists():
+        sys.exit(f"{assignment} is missing: run `make train-relevance`, or pass --scorer weighted")
+    fold_of: dict[str, int] = json.loads(assignment.read_text(encoding="utf-8"))
+    models = {fold: CrossEncoderRelevance(folds / f"fold-{fold}") for fold in set(fold_of.values())}
+    return {policy: models[fold] for policy, fold in fold_of.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=POLICYQA)
@@ -165,7 +183,15 @@ def main() -> None:
         action="store_true",
         help="ingest image-only scans of the policies (certiq.evaluation.scans), read by OCR",
     )
+    parser.add_argument("--scorer", choices=("weighted", "model"), default="model")
+    parser.add_argument(
+        "--relevance-folds",
+        type=Path,
+        default=RELEVANCE_FOLDS,
+        help="model: the held-out fold models and policies.json (make train-relevance)",
+    )
     args = parser.parse_args()
+    held_out = held_out_scorers(args.relevance_folds) if args.scorer == "model" else None
     policies = read_policies(args.data)
     questions = questions_of(policies)
     if args.per_policy:
@@ -184,13 +210,15 @@ def main() -> None:
             update={
                 "home": Path(home),
                 "reuse": settings.reuse.model_copy(update={"enabled": False}),
+                "retrieval": settings.retrieval.model_copy(update={"span_scorer": args.scorer}),
             }
         )
         deps = build_deps(settings)
         ingest_policies(policies, deps, scanned=args.scanned)
         outcomes = []
         for number, question in enumerate(questions, start=1):
-            outcomes.append(ask(question, deps))
+            scorer = held_out[question.policy] if held_out is not None else None
+            outcomes.append(ask(question, replace(deps, relevance=scorer) if scorer else deps))
             if number % 100 == 0:
                 print(f"  asked {number}: {summary(outcomes)}", file=sys.stderr)
     if args.out:
@@ -198,7 +226,14 @@ def main() -> None:
             "".join(json.dumps(asdict(o)) + "\n" for o in outcomes), encoding="utf-8"
         )
     print(
-        json.dumps({"answerer": deps.chat_model.name, "scanned": args.scanned, **summary(outcomes)})
+        json.dumps(
+            {
+                "answerer": deps.chat_model.name,
+                "span_scorer": args.scorer,
+                "scanned": args.scanned,
+                **summary(outcomes),
+            }
+        )
     )
 
 

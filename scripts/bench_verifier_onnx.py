@@ -30,8 +30,9 @@ from safetensors.numpy import load_file
 from train_verifier import CrossEncoder
 from verifier_data import REAL_SOURCES
 
+from certiq.adapters.local.cross_encoder import BATCH_TOKENS, softmax
 from certiq.adapters.local.minilm import _one_blas_thread
-from certiq.adapters.local.nli import BATCH_TOKENS, SHIPPED_MODEL_DIR, NliVerifier, load, softmax
+from certiq.adapters.local.nli import SHIPPED_MODEL_DIR, load
 
 Batch = tuple[list[int], np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]
 
@@ -67,7 +68,7 @@ def main() -> None:
     for source, share in (("fever", 2 * args.pairs // 3), ("scifact", args.pairs // 3)):
         lines = REAL_SOURCES[source].read_text(encoding="utf-8").splitlines()[:share]
         rows += [json.loads(line) for line in lines]
-    model = load(SHIPPED_MODEL_DIR)
+    model = load(SHIPPED_MODEL_DIR).classifier
     encodings = model.tokenizer.encode_batch([(r["evidence"], r["claim"]) for r in rows])
     threshold = json.loads((SHIPPED_MODEL_DIR / "config.json").read_text(encoding="utf-8"))[
         "certiq_calibration"
@@ -94,7 +95,7 @@ def main() -> None:
         return len(encodings) / (time.perf_counter() - started), out
 
     with _one_blas_thread():
-        rate, reference = timed(lambda b: NliVerifier._classify(model, b[1], b[2], b[3]))
+        rate, reference = timed(lambda b: model.classify(b[1], b[2], b[3]))
     print(json.dumps({"runtime": "numpy", "pairs_per_s": round(rate, 1)}))
     with tempfile.TemporaryDirectory() as work:
         fp32, int8 = Path(work) / "fp32.onnx", Path(work) / "int8.onnx"

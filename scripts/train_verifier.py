@@ -102,8 +102,11 @@ class Layer(nn.Module):
 
 
 class CrossEncoder(nn.Module):
-    def __init__(self, config: dict[str, Any], dropout: float = 0.1) -> None:
+    def __init__(
+        self, config: dict[str, Any], dropout: float = 0.1, labels: Sequence[str] = LABELS
+    ) -> None:
         super().__init__()
+        self.labels = tuple(labels)
         hidden = int(config["hidden_size"])
         eps = float(config.get("layer_norm_eps", 1e-12))
         self.word = nn.Embedding(int(config["vocab_size"]), hidden)
@@ -121,7 +124,7 @@ class CrossEncoder(nn.Module):
             for _ in range(int(config["num_hidden_layers"]))
         )
         self.pooler = nn.Linear(hidden, hidden)
-        self.classifier = nn.Linear(hidden, len(LABELS))
+        self.classifier = nn.Linear(hidden, len(self.labels))
         self.dropout = nn.Dropout(dropout)
 
     def forward(self, ids: Tensor, mask: Tensor, types: Tensor) -> Tensor:
@@ -132,7 +135,7 @@ class CrossEncoder(nn.Module):
         for layer in self.layers:
             x = layer(x, keep)
         pooled = torch.tanh(self.pooler(x[:, 0]))
-        return self.classifier(self.dropout(pooled))  # logits, (batch, 3)
+        return self.classifier(self.dropout(pooled))  # logits, (batch, labels)
 
     # BERT checkpoint names <-> this module's, so the numpy runtime reads what is saved here.
     def checkpoint_names(self) -> dict[str, str]:
@@ -190,8 +193,8 @@ class CrossEncoder(nn.Module):
             "architectures": ["BertForSequenceClassification"],
             "model_type": "bert",
             "torch_dtype": "float16",
-            "id2label": {str(i): name for i, name in enumerate(LABELS)},
-            "label2id": {name: i for i, name in enumerate(LABELS)},
+            "id2label": {str(i): name for i, name in enumerate(self.labels)},
+            "label2id": {name: i for i, name in enumerate(self.labels)},
             "certiq_calibration": calibration,
         }
         (folder / "config.json").write_text(json.dumps(saved, indent=2) + "\n", encoding="utf-8")
@@ -200,19 +203,13 @@ class CrossEncoder(nn.Module):
 # --- data -----------------------------------------------------------------------------------
 
 
-class Encoded:
-    """Token ids of (evidence, claim) pairs: evidence first and truncated first, as at run time."""
+class PairIds:
+    """Token ids of text pairs, the first truncated first, as certiq runs its cross-encoders."""
 
-    def __init__(self, pairs: Sequence[Pair], tokenizer: Tokenizer) -> None:
-        encodings = tokenizer.encode_batch([(pair.evidence, pair.claim) for pair in pairs])
+    def __init__(self, pairs: Sequence[tuple[str, str]], tokenizer: Tokenizer) -> None:
+        encodings = tokenizer.encode_batch(list(pairs))
         self.ids = [np.asarray(e.ids, dtype=np.int64) for e in encodings]
         self.types = [np.asarray(e.type_ids, dtype=np.int64) for e in encodings]
-        self.labels = np.asarray(
-            [LABEL_INDEX.get(pair.label, NOT_ENTAIL) for pair in pairs], dtype=np.int64
-        )
-        self.weights = np.asarray(
-            [SOURCE_WEIGHT[pair.source.split(":")[0]] for pair in pairs], dtype=np.float32
-        )
 
     def batch(self, rows: Sequence[int], device: str) -> tuple[Tensor, Tensor, Tensor]:
         width = max(len(self.ids[i]) for i in rows)
@@ -227,6 +224,53 @@ class Encoded:
             torch.from_numpy(mask).to(device),
             torch.from_numpy(types).to(device),
         )
+
+
+class Encoded(PairIds):
+    """(evidence, claim) pairs, evidence first, with their labels and loss weights."""
+
+    def __init__(self, pairs: Sequence[Pair], tokenizer: Tokenizer) -> None:
+        super().__init__([(pair.evidence, pair.claim) for pair in pairs], tokenizer)
+        self.labels = np.asarray(
+            [LABEL_INDEX.get(pair.label, NOT_ENTAIL) for pair in pairs], dtype=np.int64
+        )
+        self.weights = np.asarray(
+            [SOURCE_WEIGHT[pair.source.split(":")[0]] for pair in pairs], dtype=np.float32
+        )
+
+
+class Optimiser:
+    """AdamW (no weight decay on biases and layer norms; frozen weights left out), 10% linear
+    warm-up then linear decay to 0 over ``total`` steps, gradients clipped at 1.0."""
+
+    def __init__(self, model: nn.Module, lr: float, total: int) -> None:
+        decay, no_decay = [], []
+        for name, parameter in model.named_parameters():
+            if not parameter.requires_grad:
+                continue
+            plain = name.endswith("bias") or ".ln" in name or name.startswith("ln")
+            (no_decay if plain else decay).append(parameter)
+        self.model = model
+        self.adamw = torch.optim.AdamW(
+            [{"params": decay, "weight_decay": 0.01}, {"params": no_decay, "weight_decay": 0.0}],
+            lr=lr,
+        )
+        warmup = int(total * 0.1)
+        self.schedule = torch.optim.lr_scheduler.LambdaLR(
+            self.adamw,
+            lambda step: min(
+                (step + 1) / max(warmup, 1), max(0.0, (total - step) / (total - warmup))
+            ),
+        )
+
+    def step(self, loss: Tensor) -> float:
+        """One update from ``loss``; its value."""
+        self.adamw.zero_grad(set_to_none=True)
+        loss.backward()
+        nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
+        self.adamw.step()
+        self.schedule.step()
+        return float(loss.detach())
 
 
 def tokenizer_for(folder: Path, max_length: int) -> Tokenizer:
@@ -272,22 +316,8 @@ def train(
     model.to(args.device)
     data = Encoded(pairs, tokenizer)
     lengths = [len(ids) for ids in data.ids]
-    steps_per_epoch = math.ceil(len(pairs) / args.batch_size)
-    total = steps_per_epoch * args.epochs
-    warmup = int(total * 0.1)
-    decay, no_decay = [], []
-    for name, parameter in model.named_parameters():
-        (
-            no_decay if name.endswith("bias") or ".ln" in name or name.startswith("ln") else decay
-        ).append(parameter)
-    optimiser = torch.optim.AdamW(
-        [{"params": decay, "weight_decay": 0.01}, {"params": no_decay, "weight_decay": 0.0}],
-        lr=args.lr,
-    )
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimiser,
-        lambda step: min((step + 1) / max(warmup, 1), max(0.0, (total - step) / (total - warmup))),
-    )
+    total = math.ceil(len(pairs) / args.batch_size) * args.epochs
+    optimiser = Optimiser(model, args.lr, total)
     rng = random.Random(seed)
     use_bf16 = args.device.startswith("cuda")
     model.train()
@@ -300,13 +330,7 @@ def train(
             weights = torch.from_numpy(data.weights[rows]).to(args.device)
             with torch.autocast("cuda", dtype=torch.bfloat16, enabled=use_bf16):
                 logits = model(ids, mask, types)
-            loss = loss_of(logits, labels, weights)
-            optimiser.zero_grad(set_to_none=True)
-            loss.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            optimiser.step()
-            schedule.step()
-            running += float(loss.detach())
+            running += optimiser.step(loss_of(logits, labels, weights))
             step += 1
             if step % 200 == 0:
                 rate = step * args.batch_size / (time.perf_counter() - started)

@@ -97,6 +97,22 @@ class HashingEmbedder:
         return out
 
 
+class PinnedRelevance:
+    """A RelevanceScorer: the probability pinned for a sentence, ``default`` for the others;
+    records every sentence it was asked about."""
+
+    name = "pinned-relevance"
+
+    def __init__(self, pinned: dict[str, float] | None = None, default: float = 0.1) -> None:
+        self.pinned = pinned or {}
+        self.default = default
+        self.asked: list[str] = []
+
+    def relevance(self, question: str, sentences: Sequence[str]) -> list[float]:
+        self.asked.extend(sentences)
+        return [self.pinned.get(sentence, self.default) for sentence in sentences]
+
+
 class QueryHashingEmbedder(HashingEmbedder):
     """A HashingEmbedder that is a QueryEmbedder: questions come through embed_queries (recorded
     in ``query_calls``, not ``calls``) and get the vectors embed() would give, so only the route

@@ -173,12 +173,14 @@ def test_hybrid_with_the_real_minilm_model_end_to_end(tmp_path: Path, make_pdf: 
     # WHEN the question is asked in hybrid mode
     response = json.loads(run(home, "ask", "--json", "--mode", "hybrid", QUESTION).output)
 
-    # THEN dense search ran beside BM25 with the model, and the fact is cited
+    # THEN dense search ran beside BM25 with the model, certiq's relevance model ranked the
+    # sentences, and the fact is cited
     search = response["search"]
-    assert (search["mode_used"], search["embedder"], search["note"]) == (
+    assert (search["mode_used"], search["embedder"], search["note"], search["span_scorer"]) == (
         "hybrid",
         "all-MiniLM-L6-v2-int8",
         None,
+        "certiq-relevance-minilm-v1",
     )
     assert response["citations"][0]["quote"] == FACT
 

@@ -15,7 +15,7 @@ from certiq.questions import receive
 from certiq.retrieval.search import NO_EMBEDDER
 from certiq.steps import STEPS
 from certiq.steps.response import build_response
-from tests.fakes import FixedClock, HashingEmbedder, make_chunk
+from tests.fakes import FixedClock, HashingEmbedder, PinnedRelevance, make_chunk
 
 TENANT = "default"
 BACKUPS = "Backups of customer data are kept for 35 days"
@@ -25,7 +25,8 @@ MODES: list[RetrievalMode] = ["bm25", "dense", "hybrid"]
 
 
 def deps_with(tmp_path: Path, *, embedder: HashingEmbedder | None, mode: str = "hybrid") -> Deps:
-    settings = Settings(home=tmp_path, retrieval=RetrievalSettings(mode=mode))  # type: ignore[arg-type]
+    retrieval = RetrievalSettings(mode=mode, span_scorer="weighted")  # type: ignore[arg-type]
+    settings = Settings(home=tmp_path, retrieval=retrieval)
     deps = dataclasses.replace(build_deps(settings), clock=FixedClock(), embedder=embedder)
     chunks = [
         make_chunk(POLICY_TEXT, doc_id="policy", tenant=TENANT),
@@ -94,3 +95,22 @@ def test_the_collection_of_the_question_limits_the_search(tmp_path: Path) -> Non
         result = STEPS["retrieve"](state, deps)
         assert result.evidence == [] and result.chunks_searched == 0
         assert result.search is not None and result.search.collection == "elsewhere"
+
+
+def test_a_relevance_model_ranks_the_evidence_and_the_search_says_so(tmp_path: Path) -> None:
+    # GIVEN deps with a relevance scorer that prefers the office sentence
+    scorer = PinnedRelevance({"The office is closed on public holidays": 0.99}, default=0.01)
+    deps = dataclasses.replace(deps_with(tmp_path, embedder=None), relevance=scorer)
+    # WHEN evidence is retrieved
+    result = STEPS["retrieve"](receive(QUESTION, deps), deps)
+    # THEN the scorer read the candidates, and the search names it as what ranked them
+    assert BACKUPS in scorer.asked
+    assert result.search is not None and result.search.span_scorer == "pinned-relevance"
+
+
+def test_without_a_relevance_model_the_search_says_the_hand_set_score_ranked(
+    tmp_path: Path,
+) -> None:
+    deps = deps_with(tmp_path, embedder=None)
+    result = STEPS["retrieve"](receive(QUESTION, deps), deps)
+    assert result.search is not None and result.search.span_scorer == "weighted"

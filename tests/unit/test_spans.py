@@ -10,7 +10,7 @@ from certiq.config import RetrievalSettings
 from certiq.models import SearchHit
 from certiq.retrieval.spans import lexical_scores, select_spans
 from certiq.text import content_terms
-from tests.fakes import HashingEmbedder, make_chunk
+from tests.fakes import HashingEmbedder, PinnedRelevance, make_chunk
 
 QUESTION = "How long are backups of customer data kept?"
 ANSWER = "Backups of customer data are kept for 35 days"
@@ -21,9 +21,8 @@ RETENTION = make_chunk(
     page=3,
 )
 NEAR = (np.ones(16) / 4.0).tolist()
-# The hand-set score, whose formula most tests here pin down; the relevance model's at the end.
+# The hand-set score, whose formula most tests here pin down; a relevance scorer's at the end.
 WEIGHTED = RetrievalSettings(span_scorer="weighted")
-MODEL = RetrievalSettings(span_scorer="model")
 
 
 def hits() -> list[SearchHit]:
@@ -147,29 +146,52 @@ def test_a_better_ranked_chunk_lifts_its_sentence_over_an_equal_one() -> None:
     assert spans[1].score == pytest.approx(spans[0].score * 1.125 / 1.5)
 
 
-def test_the_relevance_model_ranks_the_answering_sentence_first_with_a_probability() -> None:
-    # GIVEN no embedder: the model's lexical weights
-    spans = select_spans(QUESTION, hits(), max_spans=10, settings=MODEL)
-    # THEN the sentence that answers leads, every sentence is scored, and scores are in (0, 1)
+def test_a_relevance_scorer_reorders_the_sentences_by_its_probability() -> None:
+    # GIVEN a scorer that finds the paraphrase, which shares no word with the question, the answer
+    scorer = PinnedRelevance({PARAPHRASE: 0.9, ANSWER: 0.2})
+    settings = RetrievalSettings(span_model_weight=1.0)
+    # WHEN spans are selected with it
+    spans = select_spans(
+        QUESTION, hits(), 10, embedder=embedder(), settings=settings, relevance=scorer
+    )
+    # THEN the paraphrase leads the hand-set score's favourite
+    assert [span.text for span in spans[:2]] == [PARAPHRASE, ANSWER]
+    without = select_spans(QUESTION, hits(), 10, embedder=embedder(), settings=WEIGHTED)
+    assert without[0].text == ANSWER
+
+
+def test_the_model_weight_is_the_probability_s_power_in_the_score() -> None:
+    scorer = PinnedRelevance({ANSWER: 0.25})
+    plain = select_spans(QUESTION, hits(), 10, embedder=embedder(), settings=WEIGHTED)
+    for power in (0.0, 0.5, 1.0):
+        settings = RetrievalSettings(span_model_weight=power)
+        spans = select_spans(
+            QUESTION, hits(), 10, embedder=embedder(), settings=settings, relevance=scorer
+        )
+        scored = {span.text: span.score for span in spans}
+        expected = next(s.score for s in plain if s.text == ANSWER) * 0.25**power
+        assert scored[ANSWER] == pytest.approx(expected, abs=1e-6)
+
+
+def test_the_scorer_reads_only_the_shortlist_of_the_hand_set_score() -> None:
+    # GIVEN a shortlist of one sentence
+    scorer = PinnedRelevance(default=0.5)
+    settings = RetrievalSettings(span_scorer="model", span_shortlist=1)
+    # WHEN spans are selected
+    spans = select_spans(QUESTION, hits(), 10, settings=settings, relevance=scorer)
+    # THEN the model read the hand-set score's best sentence alone, and only it is evidence
+    assert scorer.asked == [ANSWER]
+    assert [span.text for span in spans] == [ANSWER]
+
+
+def test_spans_the_model_finds_weak_stay_evidence_ranked_last() -> None:
+    # GIVEN a scorer that gives every sentence but the answer almost nothing
+    scorer = PinnedRelevance({ANSWER: 0.9}, default=1e-6)
+    plain = select_spans(QUESTION, hits(), 10, embedder=embedder(), settings=WEIGHTED)
+    spans = select_spans(
+        QUESTION, hits(), 10, embedder=embedder(), settings=WEIGHTED, relevance=scorer
+    )
+    # THEN the hand-set score decides what is evidence, the model its order
+    assert {span.text for span in spans} == {span.text for span in plain}
     assert spans[0].text == ANSWER
-    assert len(spans) == 4
-    assert all(0 < span.score < 1 for span in spans)
-    assert spans[0].score > max(span.score for span in spans[1:])
-
-
-def test_vectors_of_another_embedder_are_never_read_by_the_dense_weights() -> None:
-    # GIVEN an embedder the dense weights were not trained on (16 dimensions, not MiniLM's 384)
-    fake = embedder()
-    # WHEN spans are selected THEN the lexical weights score them, the same as with no embedder
-    with_fake = select_spans(QUESTION, hits(), 10, embedder=fake, settings=MODEL)
-    without = select_spans(QUESTION, hits(), 10, settings=MODEL)
-    assert [(s.text, s.score) for s in with_fake] == [(s.text, s.score) for s in without]
-
-
-def test_the_minimum_probability_drops_weak_spans() -> None:
-    kept = select_spans(QUESTION, hits(), 10, settings=MODEL)
-    floor = sorted(span.score for span in kept)[1]
-    settings = RetrievalSettings(span_scorer="model", span_min_probability=floor)
-    assert {s.text for s in select_spans(QUESTION, hits(), 10, settings=settings)} == {
-        s.text for s in kept if s.score >= floor
-    }
+    assert all(span.score < 0.1 for span in spans[1:])

@@ -28,6 +28,7 @@ from certiq.ports import (
     OcrEngine,
     Orchestrator,
     QueryRewriter,
+    RelevanceScorer,
     SearchIndex,
     Translator,
     UploadSigner,
@@ -131,6 +132,7 @@ def _local_deps(settings: Settings) -> Deps:
         answers=SqliteVerifiedAnswerStore(db) if settings.reuse.enabled else None,
         rewriter=build_rewriter(settings),
         ocr=build_ocr(settings),
+        relevance=build_relevance(settings),
         **guard_adapters(settings, embedder),
     )
 
@@ -265,6 +267,35 @@ def build_verifier(settings: Settings) -> Verifier:
     if settings.verification.lexical_calibration == "held_out":
         return LexicalVerifier(model=load_model(HELD_OUT_MODEL_PATH))
     return LexicalVerifier()
+
+
+def build_relevance(settings: Settings) -> RelevanceScorer | None:
+    """certiq's relevance model when span_scorer is model (local only); None: the hand-set
+    score. The model is kept out of the package (the Lambda layer has no room for it), so AWS
+    never builds it, and an installed certiq without the repository's models/ folder ranks with
+    the hand-set score, as each answer's search.span_scorer says; a folder named in
+    CERTIQ_RETRIEVAL__SPAN_MODEL_DIR must load."""
+    if settings.retrieval.span_scorer != "model" or settings.runtime == "aws":
+        return None
+    from certiq.adapters.local.relevance import (
+        SETTING,
+        SHIPPED_MODEL_DIR,
+        CrossEncoderRelevance,
+        missing_requirements,
+    )
+
+    chosen = settings.retrieval.span_model_dir
+    problems = missing_requirements(chosen or SHIPPED_MODEL_DIR, SETTING)
+    if problems and chosen is None:
+        _log.info("relevance model not found, evidence ranked by the hand-set score: %s", problems)
+        return None
+    if problems:
+        raise ConfigurationError(
+            "CERTIQ_RETRIEVAL__SPAN_SCORER=model: "
+            + "; ".join(problems)
+            + " (CERTIQ_RETRIEVAL__SPAN_SCORER=weighted uses the hand-set score instead)"
+        )
+    return CrossEncoderRelevance(chosen or SHIPPED_MODEL_DIR)
 
 
 def build_claim_splitter(settings: Settings) -> ClaimSplitter | None:

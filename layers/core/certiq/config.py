@@ -179,21 +179,33 @@ class RetrievalSettings(Group):
     dense_weight: float = Field(default=1.0, ge=0)
     max_spans: int = Field(default=12, ge=1, le=50, description="sentences kept as evidence")
     span_scorer: Literal["weighted", "model"] = Field(
-        default="weighted",
+        default="model",
         description="weighted: the hand-set mix of the span_*_weight settings; model: certiq's "
-        "experimental relevance model (the probability that a sentence holds the answer; it "
-        "learned PolicyQA's bias for long sentences, see relevance_model.md)",
+        "relevance cross-encoder re-ranks the span_shortlist best of them by the probability "
+        "that the sentence states the answer (models/relevance/MODEL_CARD.md; the Lambda "
+        "functions use weighted: the layer has no room for the model)",
     )
-    span_model_path: Path | None = Field(
+    span_model_dir: Path | None = Field(
         default=None,
-        description="model: relevance weights to use (scripts/train_relevance.py writes them); "
-        "None: certiq's own, shipped",
+        description="model: the relevance model's folder (scripts/train_relevance.py writes "
+        "one); None: certiq's own, models/relevance in the repository",
     )
-    span_min_probability: float = Field(
-        default=0.0, ge=0, le=1, description="model: minimum probability kept as evidence"
+    span_shortlist: int = Field(
+        default=16,
+        ge=1,
+        le=200,
+        description="model: sentences the model reads, the best by the hand-set score (16 "
+        "found as many answers as 48 on held-out PolicyQA policies)",
+    )
+    span_model_weight: float = Field(
+        default=0.25,
+        ge=0,
+        le=4,
+        description="model: a sentence scores the hand-set score times the probability to this "
+        "power (0: the hand-set score alone)",
     )
     span_threshold: float = Field(
-        default=0.1, ge=0, le=1, description="weighted: minimum span score (0..1) kept as evidence"
+        default=0.1, ge=0, le=1, description="minimum span score (0..1) kept as evidence"
     )
     span_bm25_weight: float = Field(default=1.0, ge=0, description="sentence BM25 vs question")
     span_dense_weight: float = Field(
@@ -280,11 +292,12 @@ class AnswerSettings(Group):
         description="share of question terms a cited sentence must hold",
     )
     min_relevance: float = Field(
-        default=0.0,
+        default=0.1,
         ge=0,
         le=1,
-        description="the offline answer abstains when no sentence scores this much (with "
-        "span_scorer=model a probability: 0.01 was chosen on held-out PolicyQA policies)",
+        description="the offline answer abstains when no sentence scores this much: with the "
+        "relevance model, a sentence it finds far from the question (the hand-set score alone "
+        "is at least retrieval.span_threshold, 0.1, anyway)",
     )
     keep_ratio: float = Field(
         default=0.6,

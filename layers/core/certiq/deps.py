@@ -21,6 +21,7 @@ from certiq.ports import (
     OcrEngine,
     QueryRewriter,
     QuestionStore,
+    RelevanceScorer,
     SearchIndex,
     Signer,
     Translator,
@@ -54,3 +55,4 @@ class Deps:
     archive: CertificateArchive | None = None  # None: the store alone keeps certificates (local)
     ocr: OcrEngine | None = None  # None: pages without a text layer are skipped, saying so
     injection: InjectionScreen | None = None  # None: the pattern lists alone refuse attempts
+    relevance: RelevanceScorer | None = None  # None: evidence sentences by the hand-set score

@@ -243,6 +243,17 @@ class InjectionScreen(Protocol):
     def is_attack(self, text: str) -> bool: ...
 
 
+class RelevanceScorer(Protocol):
+    """How likely each sentence is to state the answer to the question (span selection)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def relevance(self, question: str, sentences: Sequence[str]) -> list[float]:
+        """One probability in [0, 1] per sentence, in order."""
+        ...
+
+
 class Embedder(Protocol):
     """Dense text embeddings (all-MiniLM-L6-v2 locally, OpenAI in the cloud)."""
 

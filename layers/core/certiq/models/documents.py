@@ -185,6 +185,11 @@ class SearchMetadata(Contract):
         default=0, ge=0, description="distinct chunks the engine(s) returned before fusion"
     )
     threshold: float = Field(description="minimum evidence span score kept")
+    span_scorer: str = Field(
+        default="weighted",
+        description="what ranked the evidence sentences: weighted (the hand-set score) or the "
+        "relevance model's name",
+    )
     engine: str = Field(description="the search index: sqlite-fts5 or opensearch")
     embedder: str | None = Field(description="the embedding model, None when lexical-only")
     collection: str | None = None

@@ -10,12 +10,15 @@ chunks counted once) is described by what ``candidate_set`` computes:
   The question and all candidate sentences are embedded in one call (two for a QueryEmbedder);
 - chunk: the chunk's retrieval score over the best chunk's.
 
-``span_scorer`` weighted (the default) scores each in [0, 1]: relevance = the weighted mean of
+``span_scorer`` weighted scores each in [0, 1]: relevance = the weighted mean of
 lexical and semantic (``span_bm25_weight``, ``span_dense_weight``), times (1 + w x chunk) /
 (1 + w) with w ``span_chunk_weight``, so a strong sentence in a weak chunk can still win and
-between equals the better chunk's sentence does; below ``span_threshold`` it is dropped.
-``span_scorer`` model scores it with certiq's relevance model (certiq.retrieval.relevance), a
-probability, dropped below ``span_min_probability``. The best ``max_spans`` are kept, each with
+between equals the better chunk's sentence does.
+``span_scorer`` model (given a RelevanceScorer: certiq's relevance cross-encoder) re-ranks the
+``span_shortlist`` best by that score: each scores it times the model's probability that the
+sentence states the answer, to the power ``span_model_weight`` (the offline answerer abstains
+when no sentence scores ``min_relevance``). A sentence whose hand-set score is below
+``span_threshold`` is dropped either way. The best ``max_spans`` are kept, each with
 its page, boxes and offsets in its chunk, which is what the answer step cites, and its cosine
 as ``similarity`` (the offline answerer does not answer with a sentence far from the question).
 """
@@ -33,12 +36,12 @@ from rank_bm25 import BM25Okapi  # type: ignore[import-untyped]
 
 from certiq.config import RetrievalSettings
 from certiq.models import Chunk, EvidenceSpan, SearchHit, Sentence
-from certiq.ports import Embedder, QueryEmbedder
-from certiq.retrieval.relevance import SHIPPED_MODEL, Candidates, shipped_model
+from certiq.ports import Embedder, QueryEmbedder, RelevanceScorer
 from certiq.text import content_terms
 
 K1 = 1.2
 B = 0.75
+Matrix = NDArray[np.float64]
 
 
 class SentenceBM25(BM25Okapi):  # type: ignore[misc]
@@ -62,6 +65,18 @@ class _Candidate:
     hit: SearchHit
     index: int
     terms: list[str]
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """What relevance is judged on, one row per candidate sentence."""
+
+    texts: Sequence[str]
+    terms: Sequence[Sequence[str]]
+    question_terms: Sequence[str]
+    lexical: Matrix  # BM25 over the best candidate's, 0..1
+    semantic: Matrix | None  # cosine with the question, negatives as 0; None: no embedder
+    chunk: Matrix  # the chunk's retrieval score over the best chunk's, 0..1
 
 
 def lexical_scores(query: Sequence[str], documents: Sequence[Sequence[str]]) -> NDArray[np.float64]:
@@ -107,7 +122,7 @@ def candidate_set(
     if not candidates:
         return None
     texts = [_sentence(candidate).text for candidate in candidates]
-    question_vector = sentence_vectors = semantic = None
+    semantic = None
     if embedder is not None and settings.span_dense_weight > 0:
         question_vector, sentence_vectors = unit_vectors(question, texts, embedder)
         semantic = np.clip(sentence_vectors @ question_vector, 0.0, 1.0)
@@ -126,8 +141,6 @@ def candidate_set(
         lexical=lexical_scores(query, [candidate.terms for candidate in candidates]),
         semantic=semantic,
         chunk=chunk,
-        question_vector=question_vector,
-        sentence_vectors=sentence_vectors,
     )
 
 
@@ -138,31 +151,31 @@ def select_spans(
     *,
     embedder: Embedder | None = None,
     settings: RetrievalSettings | None = None,
+    relevance: RelevanceScorer | None = None,
 ) -> list[EvidenceSpan]:
+    """The best ``max_spans`` sentences of the hits; ``relevance`` re-ranks them when given."""
     settings = settings or RetrievalSettings()
     found = candidate_set(question, hits, embedder, settings)
     if found is None:
         return []
     candidates, data = found
-    vectors_of = embedder.name if embedder is not None and data.semantic is not None else None
-    model = (
-        shipped_model(vectors_of, settings.span_model_path or SHIPPED_MODEL)
-        if settings.span_scorer == "model"
-        else None
+    weighted = weighted_scores(data, settings)
+    scores = (
+        model_scores(question, data, weighted, relevance, settings)
+        if relevance is not None
+        else weighted.tolist()
     )
-    if model is not None:
-        scores = model.probabilities(data).tolist()
-        threshold = settings.span_min_probability
-    else:
-        scores = weighted_scores(data, settings).tolist()
-        threshold = settings.span_threshold
     similarities: list[float | None] = (
         data.semantic.tolist() if data.semantic is not None else [None] * len(candidates)
     )
+    # What is evidence is the hand-set score's call; the model orders it. A sentence the model
+    # finds far from the question stays, last, as what the answer may offer as related reading.
     scored = [
         (score, candidate, similarity)
-        for score, candidate, similarity in zip(scores, candidates, similarities, strict=True)
-        if score > 0 and score >= threshold
+        for score, kept, candidate, similarity in zip(
+            scores, weighted.tolist(), candidates, similarities, strict=True
+        )
+        if score > 0 and kept >= settings.span_threshold
     ]
     scored.sort(key=lambda item: item[0], reverse=True)  # stable: ties keep retrieval order
     return [
@@ -173,7 +186,28 @@ def select_spans(
     ]
 
 
-def weighted_scores(data: Candidates, settings: RetrievalSettings) -> NDArray[np.float64]:
+def model_scores(
+    question: str,
+    data: Candidates,
+    weighted: Matrix,
+    relevance: RelevanceScorer,
+    settings: RetrievalSettings,
+) -> list[float]:
+    """For the ``shortlist`` best sentences by the hand-set score (the model reads each with the
+    question, so it is kept to a few): that score times the model's probability; 0 for the
+    others. The product ranked held-out PolicyQA policies' answers as well as the probability
+    alone, and keeps the hand-set score's preference for sentences that use the question's
+    words, which the model (trained on privacy policies and abstracts) does not always share."""
+    best = np.argsort(-weighted, kind="stable")[: settings.span_shortlist]
+    scores = [0.0] * len(data.texts)
+    for index, probability in zip(
+        best.tolist(), relevance.relevance(question, [data.texts[i] for i in best]), strict=True
+    ):
+        scores[index] = float(weighted[index]) * probability**settings.span_model_weight
+    return scores
+
+
+def weighted_scores(data: Candidates, settings: RetrievalSettings) -> Matrix:
     """The hand-set score: weighted mean of BM25 and cosine, lifted by the chunk's rank."""
     relevance = data.lexical
     if data.semantic is not None:

@@ -51,7 +51,7 @@ STEP_DEPS: dict[str, tuple[str, ...]] = {
     "validate": ("questions", "documents", "injection"),
     "redact": ("questions", "documents", "name_finder"),
     "translate": ("language", "translator"),
-    "retrieve": ("questions", "certificates", "index", "embedder", "rewriter"),
+    "retrieve": ("questions", "certificates", "index", "embedder", "rewriter", "relevance"),
     "find_verified_answer": (
         "answers",
         "certificates",

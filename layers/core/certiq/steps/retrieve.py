@@ -53,6 +53,7 @@ def retrieve(state: QuestionState, deps: Deps) -> QuestionState:
         settings.max_spans,
         embedder=deps.embedder,
         settings=settings,
+        relevance=deps.relevance,
     )
     search = SearchMetadata(
         query=rewrite.query,
@@ -61,6 +62,7 @@ def retrieve(state: QuestionState, deps: Deps) -> QuestionState:
         chunks_searched=len(hits),
         candidates=result.candidates,
         threshold=settings.span_threshold,
+        span_scorer=deps.relevance.name if deps.relevance is not None else "weighted",
         engine=engine_name(deps.index),
         embedder=deps.embedder.name if deps.embedder is not None else None,
         collection=state.collection,
