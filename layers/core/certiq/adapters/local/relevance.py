@@ -54,10 +54,6 @@ class CrossEncoderRelevance:
     def name(self) -> str:
         return model_name(self._model_dir)
 
-    def check(self) -> None:
-        """Loads the model now: raises CrossEncoderUnavailable naming what is missing."""
-        self._model.get()
-
     def relevance(self, question: str, sentences: Sequence[str]) -> list[float]:
         if not sentences:
             return []
