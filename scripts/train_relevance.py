@@ -47,7 +47,17 @@ import torch
 import torch.nn.functional as F
 import train_verifier
 from tokenizers import Tokenizer
-from train_verifier import CrossEncoder, Optimiser, PairIds, base_dir, batches, tokenizer_for
+from train_verifier import (
+    CrossEncoder,
+    Optimiser,
+    PairIds,
+    base_dir,
+    batches,
+    logits_of,
+    probabilities,
+    start_model,
+    tokenizer_for,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 LABELS = ("not_relevant", "relevant")
@@ -100,7 +110,8 @@ def epoch_pairs(
             continue
         others = [i for i, label in enumerate(q.labels) if not label]
         hard = sorted(others, key=lambda i: -q.weighted[i])[: round(negatives * hard_share)]
-        rest = [i for i in others if i not in set(hard)]
+        chosen = set(hard)
+        rest = [i for i in others if i not in chosen]
         picked = hard + rng.sample(rest, min(len(rest), negatives - len(hard)))
         weight = SOURCE_WEIGHT[q.source]
         for i in rng.sample(relevant, min(3, len(relevant))):
@@ -113,64 +124,37 @@ def epoch_pairs(
 def train(
     questions: Sequence[Question], args: argparse.Namespace, tokenizer: Tokenizer, seed: int
 ) -> CrossEncoder:
-    random.seed(seed)
-    np.random.seed(seed)
-    torch.manual_seed(seed)
-    folder = base_dir()
-    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    model = CrossEncoder(config, dropout=0.1, labels=LABELS)
-    model.load_base(folder)
+    model = start_model(seed, 0.1, args.device, LABELS)
     if args.freeze_words:
         model.word.weight.requires_grad_(False)
-    model.to(args.device)
     rng = random.Random(seed)
     epochs = [
         epoch_pairs(questions, args.negatives, args.hard_share, rng) for _ in range(args.epochs)
     ]
     total = sum(math.ceil(len(pairs) / args.batch_size) for pairs in epochs)
-    optimiser = Optimiser(model, args.lr, total)
-    use_bf16 = args.device.startswith("cuda")
+    optimiser = Optimiser(model, args.lr, total, args.batch_size, every=100)
     model.train()
-    started, step = time.perf_counter(), 0
     for epoch, pairs in enumerate(epochs):
         data = PairIds([(text, question) for text, question, _, _ in pairs], tokenizer)
         labels = np.asarray([label for _, _, label, _ in pairs], dtype=np.int64)
         weights = np.asarray([weight for _, _, _, weight in pairs], dtype=np.float32)
-        running = 0.0
         for rows in batches([len(ids) for ids in data.ids], args.batch_size, rng):
             ids, mask, types = data.batch(rows, args.device)
-            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=use_bf16):
-                logits = model(ids, mask, types)
             target = torch.from_numpy(labels[rows]).to(args.device)
             weight = torch.from_numpy(weights[rows]).to(args.device)
-            nll = F.cross_entropy(logits.float(), target, reduction="none")
-            running += optimiser.step((nll * weight).sum() / weight.sum())
-            step += 1
-            if step % 100 == 0:
-                rate = step * args.batch_size / (time.perf_counter() - started)
-                print(
-                    f"  epoch {epoch + 1} step {step}/{total} loss {running / 100:.4f}"
-                    f" ({rate:.0f} pairs/s)",
-                    flush=True,
-                )
-                running = 0.0
+            nll = F.cross_entropy(
+                logits_of(model, ids, mask, types).float(), target, reduction="none"
+            )
+            optimiser.step((nll * weight).sum() / weight.sum(), epoch)
     model.eval()
     return model
 
 
-@torch.no_grad()
 def predict(
     model: CrossEncoder, pairs: Sequence[tuple[str, str]], tokenizer: Tokenizer, device: str
 ) -> np.ndarray[Any, np.dtype[np.float32]]:
     """P(relevant) for each (sentence, question)."""
-    data = PairIds(pairs, tokenizer)
-    order = sorted(range(len(pairs)), key=lambda i: len(data.ids[i]))
-    out = np.zeros(len(pairs), dtype=np.float32)
-    for start in range(0, len(order), 256):
-        rows = order[start : start + 256]
-        logits = model(*data.batch(rows, device))
-        out[rows] = F.softmax(logits.float(), dim=-1)[:, 1].cpu().numpy()
-    return out
+    return probabilities(model, PairIds(pairs, tokenizer), device, 256)[:, 1]
 
 
 def save(model: CrossEncoder, target: Path, name: str) -> None:

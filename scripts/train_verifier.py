@@ -241,9 +241,12 @@ class Encoded(PairIds):
 
 class Optimiser:
     """AdamW (no weight decay on biases and layer norms; frozen weights left out), 10% linear
-    warm-up then linear decay to 0 over ``total`` steps, gradients clipped at 1.0."""
+    warm-up then linear decay to 0 over ``total`` steps, gradients clipped at 1.0; the mean loss
+    and pairs/s printed every ``every`` steps."""
 
-    def __init__(self, model: nn.Module, lr: float, total: int) -> None:
+    def __init__(
+        self, model: nn.Module, lr: float, total: int, batch_size: int, every: int
+    ) -> None:
         decay, no_decay = [], []
         for name, parameter in model.named_parameters():
             if not parameter.requires_grad:
@@ -262,15 +265,59 @@ class Optimiser:
                 (step + 1) / max(warmup, 1), max(0.0, (total - step) / (total - warmup))
             ),
         )
+        self.total, self.batch_size, self.every = total, batch_size, every
+        self.steps, self.running, self.started = 0, 0.0, time.perf_counter()
 
-    def step(self, loss: Tensor) -> float:
-        """One update from ``loss``; its value."""
+    def step(self, loss: Tensor, epoch: int) -> None:
+        """One update from ``loss``."""
         self.adamw.zero_grad(set_to_none=True)
         loss.backward()
         nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
         self.adamw.step()
         self.schedule.step()
-        return float(loss.detach())
+        self.running += float(loss.detach())
+        self.steps += 1
+        if self.steps % self.every == 0:
+            rate = self.steps * self.batch_size / (time.perf_counter() - self.started)
+            print(
+                f"  epoch {epoch + 1} step {self.steps}/{self.total}"
+                f" loss {self.running / self.every:.4f} ({rate:.0f} pairs/s)",
+                flush=True,
+            )
+            self.running = 0.0
+
+
+def start_model(
+    seed: int, dropout: float, device: str, labels: Sequence[str] = LABELS
+) -> CrossEncoder:
+    """MiniLM with a new head of ``labels``, every random generator seeded first."""
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+    folder = base_dir()
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    model = CrossEncoder(config, dropout=dropout, labels=labels)
+    model.load_base(folder)
+    return model.to(device)
+
+
+def logits_of(model: CrossEncoder, ids: Tensor, mask: Tensor, types: Tensor) -> Tensor:
+    """The model's logits, in bf16 autocast on a GPU."""
+    with torch.autocast("cuda", dtype=torch.bfloat16, enabled=ids.device.type == "cuda"):
+        return model(ids, mask, types)
+
+
+@torch.no_grad()
+def probabilities(
+    model: CrossEncoder, data: PairIds, device: str, batch_size: int
+) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """(pairs, labels) probabilities, in batches of similar length."""
+    order = sorted(range(len(data.ids)), key=lambda i: len(data.ids[i]))
+    out = np.zeros((len(data.ids), len(model.labels)), dtype=np.float32)
+    for start in range(0, len(order), batch_size):
+        rows = order[start : start + batch_size]
+        out[rows] = F.softmax(model(*data.batch(rows, device)).float(), dim=-1).cpu().numpy()
+    return out
 
 
 def tokenizer_for(folder: Path, max_length: int) -> Tokenizer:
@@ -306,57 +353,27 @@ def loss_of(logits: Tensor, labels: Tensor, weights: Tensor) -> Tensor:
 def train(
     pairs: Sequence[Pair], args: argparse.Namespace, tokenizer: Tokenizer, seed: int
 ) -> CrossEncoder:
-    random.seed(seed)
-    np.random.seed(seed)
-    torch.manual_seed(seed)
-    folder = base_dir()
-    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    model = CrossEncoder(config, dropout=args.dropout)
-    model.load_base(folder)
-    model.to(args.device)
+    model = start_model(seed, args.dropout, args.device)
     data = Encoded(pairs, tokenizer)
     lengths = [len(ids) for ids in data.ids]
     total = math.ceil(len(pairs) / args.batch_size) * args.epochs
-    optimiser = Optimiser(model, args.lr, total)
+    optimiser = Optimiser(model, args.lr, total, args.batch_size, every=200)
     rng = random.Random(seed)
-    use_bf16 = args.device.startswith("cuda")
     model.train()
-    started, step = time.perf_counter(), 0
     for epoch in range(args.epochs):
-        running = 0.0
         for rows in batches(lengths, args.batch_size, rng):
             ids, mask, types = data.batch(rows, args.device)
             labels = torch.from_numpy(data.labels[rows]).to(args.device)
             weights = torch.from_numpy(data.weights[rows]).to(args.device)
-            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=use_bf16):
-                logits = model(ids, mask, types)
-            running += optimiser.step(loss_of(logits, labels, weights))
-            step += 1
-            if step % 200 == 0:
-                rate = step * args.batch_size / (time.perf_counter() - started)
-                print(
-                    f"  epoch {epoch + 1} step {step}/{total} loss {running / 200:.4f}"
-                    f" ({rate:.0f} pairs/s)",
-                    flush=True,
-                )
-                running = 0.0
+            optimiser.step(loss_of(logits_of(model, ids, mask, types), labels, weights), epoch)
     model.eval()
     return model
 
 
-@torch.no_grad()
 def predict(
     model: CrossEncoder, pairs: Sequence[Pair], tokenizer: Tokenizer, device: str
 ) -> np.ndarray[Any, np.dtype[np.float32]]:
-    data = Encoded(pairs, tokenizer)
-    lengths = [len(ids) for ids in data.ids]
-    order = sorted(range(len(pairs)), key=lambda i: lengths[i])
-    out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
-    for start in range(0, len(order), 128):
-        rows = order[start : start + 128]
-        logits = model(*data.batch(rows, device))
-        out[rows] = F.softmax(logits.float(), dim=-1).cpu().numpy()
-    return out
+    return probabilities(model, Encoded(pairs, tokenizer), device, 128)
 
 
 def write_predictions(

@@ -156,10 +156,11 @@ def select_spans(
         return []
     candidates, data = found
     weighted = weighted_scores(data, settings)
+    hand_set = weighted.tolist()
     scores = (
         model_scores(question, data, weighted, relevance, settings)
         if relevance is not None
-        else weighted.tolist()
+        else hand_set
     )
     similarities: list[float | None] = (
         data.semantic.tolist() if data.semantic is not None else [None] * len(candidates)
@@ -169,7 +170,7 @@ def select_spans(
     scored = [
         (score, candidate, similarity)
         for score, kept, candidate, similarity in zip(
-            scores, weighted.tolist(), candidates, similarities, strict=True
+            scores, hand_set, candidates, similarities, strict=True
         )
         if score > 0 and kept >= settings.span_threshold
     ]
