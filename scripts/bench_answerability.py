@@ -28,8 +28,9 @@ QUESTIONS = ROOT / "tests" / "data" / "answerability" / "demo_questions.jsonl"
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--show", action="store_true", help="print each question's outcome")
+    parser.add_argument("--questions", type=Path, default=QUESTIONS, help="a JSON lines set")
     args = parser.parse_args()
-    rows = [json.loads(line) for line in QUESTIONS.read_text(encoding="utf-8").splitlines()]
+    rows = [json.loads(line) for line in args.questions.read_text(encoding="utf-8").splitlines()]
 
     home = Path(tempfile.mkdtemp(prefix="certiq-answerability-"))
     os.environ["CERTIQ_HOME"] = str(home)
@@ -69,7 +70,9 @@ def outcome_of(row: dict[str, Any], shown: list[str]) -> str:
         return "silent" if not shown else "loose"
     if not shown:
         return "abstained"
-    return "right" if any(row["evidence"] in text for text in shown) else "wrong"
+    # evidence: the answering words, or a list of them when more than one sentence answers
+    evidence = row["evidence"] if isinstance(row["evidence"], list) else [row["evidence"]]
+    return "right" if any(words in text for words in evidence for text in shown) else "wrong"
 
 
 def summary(counts: dict[str, int]) -> dict[str, Any]:

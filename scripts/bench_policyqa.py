@@ -7,10 +7,10 @@ when its gold span (whitespace and case aside) lies within the statements the an
 Also printed: how many sentences answers show, how often the answerer abstains, and how often
 the gold span was among the evidence sentences the answerer could choose from (the ceiling).
 
-The relevance model (span_scorer model, the default) was trained on these policies, so each
+The relevance model (span_scorer model, opt-in) was trained on these policies, so each
 question is answered with the model of the cross-validation fold that never saw its policy
 (--relevance-folds: what `make train-relevance` writes; its policies.json says which fold held
-out which policy). --scorer weighted measures the hand-set score instead.
+out which policy). --scorer weighted (the default) measures the hand-set score.
 
 With --scanned, each policy is ingested as an image-only scan of its PDF (rendered, turned a
 little, speckled: certiq.evaluation.scans) and read by OCR, to compare with the originals.
@@ -183,7 +183,7 @@ def main() -> None:
         action="store_true",
         help="ingest image-only scans of the policies (certiq.evaluation.scans), read by OCR",
     )
-    parser.add_argument("--scorer", choices=("weighted", "model"), default="model")
+    parser.add_argument("--scorer", choices=("weighted", "model"), default="weighted")
     parser.add_argument(
         "--relevance-folds",
         type=Path,

@@ -63,16 +63,14 @@ def pytest_configure(config: pytest.Config) -> None:
 def _lexical_only_by_default(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Settings() builds no embedder and no relevance model unless a test says otherwise.
+    """Settings() builds no embedder unless a test says otherwise.
 
-    MiniLM (the "auto" default when installed) embeds ~10-50 texts/s on numpy and the relevance
-    model reads ~30 sentences/s: tests that do not measure them use lexical-only deps with the
-    hand-set span score, or tests.fakes.HashingEmbedder and PinnedRelevance. Explicit settings
-    (EmbeddingSettings(provider=...)) still win; @pytest.mark.real_embedder opts out of both.
+    MiniLM (the "auto" default when installed) embeds ~10-50 texts/s on numpy: tests that do not
+    measure it use lexical-only deps, or tests.fakes.HashingEmbedder. Explicit settings
+    (EmbeddingSettings(provider=...)) still win; @pytest.mark.real_embedder opts out.
     """
     if request.node.get_closest_marker(REAL_EMBEDDER_MARK) is None:
         monkeypatch.setenv("CERTIQ_EMBEDDING__PROVIDER", "none")
-        monkeypatch.setenv("CERTIQ_RETRIEVAL__SPAN_SCORER", "weighted")
 
 
 # --- PDFs ---------------------------------------------------------------------------------------

