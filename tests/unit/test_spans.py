@@ -63,6 +63,29 @@ def test_lexical_scores_are_bm25_relative_to_the_best() -> None:
     assert lexical_scores(["x"], [[], []]).tolist() == [0.0, 0.0]
 
 
+def test_each_sentence_is_read_in_its_document() -> None:
+    # GIVEN two documents whose header lines differ only in what the file name says
+    plan = make_chunk(
+        "Owner: Chief Information Security Officer. The plan is tested twice a year",
+        doc_id="plan",
+        file_name="incident-response-plan.pdf",
+    )
+    agreement = make_chunk(
+        "Owner: Head of Procurement. The agreement runs for 3 years",
+        doc_id="agreement",
+        file_name="supplier-agreement.pdf",
+    )
+    found = [SearchHit(chunk=agreement, score=1.0), SearchHit(chunk=plan, score=1.0)]
+
+    # WHEN the owner of the incident response plan is asked for
+    spans = select_spans(
+        "Who is the owner of the incident response plan?", found, max_spans=4, settings=WEIGHTED
+    )
+
+    # THEN the plan's owner line ranks first, though the agreement's was retrieved first
+    assert spans[0].text == "Owner: Chief Information Security Officer"
+
+
 def test_with_an_embedder_a_paraphrase_is_evidence_too() -> None:
     # GIVEN an embedder for which the paraphrase means what the question asks
     fake = embedder()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from pathlib import PurePosixPath
 
 _WORD = re.compile(r"[^\W_]+(?:[.,'’-][^\W_]+)*", re.UNICODE)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -146,6 +147,13 @@ def _strip_suffix(word: str) -> str:
 def content_terms(text: str) -> list[str]:
     """Stemmed words that carry meaning: stopwords dropped, order and repeats kept."""
     return [stem(word) for word in words(text) if word not in STOPWORDS]
+
+
+@lru_cache(maxsize=1024)
+def file_name_terms(file_name: str) -> frozenset[str]:
+    """The content terms of a document's file name: data-retention-policy.pdf gives data,
+    retention and policy."""
+    return frozenset(content_terms(re.sub(r"[-_.]+", " ", PurePosixPath(file_name).stem)))
 
 
 def numbers(text: str) -> set[str]:

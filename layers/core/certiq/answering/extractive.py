@@ -7,10 +7,7 @@ ignores the conversation's earlier turns and calls nothing, so it costs no token
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from functools import lru_cache
-from pathlib import PurePosixPath
 
 from certiq.answering.answer_types import (
     asks_for_a_quantity,
@@ -23,7 +20,7 @@ from certiq.answering.answer_types import (
 from certiq.config import AnswerSettings
 from certiq.models import ConversationTurn, DraftQuote, DraftSentence, EvidenceSpan
 from certiq.ports import ChatDraft
-from certiq.text import content_terms
+from certiq.text import content_terms, file_name_terms
 from certiq.trust.claims import is_statement
 
 NEAR_DUPLICATE = 0.7
@@ -133,7 +130,7 @@ class ExtractiveAnswerer:
                 break
             # A sentence is read in its document: "This policy is reviewed every 12 months" in
             # data-retention-policy.pdf is about the data retention policy.
-            held = (terms | title_terms(span.file_name)) & query
+            held = (terms | file_name_terms(span.file_name)) & query
             if len(held) / len(query) < min_overlap:
                 continue
             if quantity and len(held) / len(query) <= QUANTITY_OVERLAP:
@@ -158,13 +155,6 @@ class ExtractiveAnswerer:
             )
             for span, _ in chosen
         ]
-
-
-@lru_cache(maxsize=1024)
-def title_terms(file_name: str) -> frozenset[str]:
-    """The content terms of a document's file name: data-retention-policy.pdf gives data,
-    retention and policy."""
-    return frozenset(content_terms(re.sub(r"[-_.]+", " ", PurePosixPath(file_name).stem)))
 
 
 def _jaccard(left: set[str], right: set[str]) -> float:

@@ -4,8 +4,8 @@ Each candidate sentence (every sentence of every retrieved chunk, repeats from o
 chunks counted once) is described by what ``candidate_set`` computes:
 
 - lexical: BM25 of the question's content terms (certiq.text.content_terms) over the candidate
-  sentences themselves (rank-bm25's BM25Okapi), divided by the best sentence's, so the best
-  lexical match is 1;
+  sentences, each credited with the question's terms its document's file name holds
+  (rank-bm25's BM25Okapi), divided by the best sentence's, so the best lexical match is 1;
 - semantic, when there is an embedder: the cosine of sentence and question, below 0 taken as 0.
   The question and all candidate sentences are embedded in one call (two for a QueryEmbedder);
 - chunk: the chunk's retrieval score over the best chunk's.
@@ -37,7 +37,7 @@ from rank_bm25 import BM25Okapi  # type: ignore[import-untyped]
 from certiq.config import RetrievalSettings
 from certiq.models import Chunk, EvidenceSpan, SearchHit, Sentence
 from certiq.ports import Embedder, QueryEmbedder, RelevanceScorer
-from certiq.text import content_terms
+from certiq.text import content_terms, file_name_terms
 
 K1 = 1.2
 B = 0.75
@@ -116,7 +116,7 @@ def candidate_set(
     query = content_terms(question)
     if not hits or (not query and embedder is None):
         return None
-    candidates = _candidates(hits)
+    candidates = _candidates(hits, frozenset(query))
     if not candidates:
         return None
     texts = [_sentence(candidate).text for candidate in candidates]
@@ -218,7 +218,7 @@ def weighted_scores(data: Candidates, settings: RetrievalSettings) -> Matrix:
     return result
 
 
-def _candidates(hits: Sequence[SearchHit]) -> list[_Candidate]:
+def _candidates(hits: Sequence[SearchHit], query: frozenset[str]) -> list[_Candidate]:
     candidates: list[_Candidate] = []
     seen: set[tuple[str, int, str]] = set()
     for hit in hits:
@@ -228,7 +228,12 @@ def _candidates(hits: Sequence[SearchHit]) -> list[_Candidate]:
             if key in seen:
                 continue
             seen.add(key)
-            candidates.append(_Candidate(hit, index, content_terms(sentence.text)))
+            # Read in its document: "Owner: Chief Information Security Officer." in
+            # incident-response-plan.pdf holds "incident response plan" when asked who the
+            # owner of that plan is. Only the question's words count: the rest of a file name
+            # would only make every sentence of the document longer.
+            in_document = sorted(file_name_terms(hit.chunk.source.file_name) & query)
+            candidates.append(_Candidate(hit, index, [*content_terms(sentence.text), *in_document]))
     return candidates
 
 
