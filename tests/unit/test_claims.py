@@ -286,6 +286,7 @@ def test_render_never_shows_a_sentence_its_claims_do_not_cover() -> None:
         "Page 3 of 7",
         "Backups | 35 days | Operations",
         "4.2 Deletion from backups",
+        "Section 2: Scope",  # no full stop: a heading, not a field
     ],
 )
 def test_titles_headings_headers_and_table_rows_are_not_statements(line: str) -> None:
@@ -300,6 +301,7 @@ def test_titles_headings_headers_and_table_rows_are_not_statements(line: str) ->
         "CCTV footage from the Leeds office is overwritten after 30 days.",
         "Customer account data is kept for the duration of the contract",  # a bullet, no stop
         '"Personal data" means any information relating to a person."',
+        "Owner: Chief Information Security Officer.",  # a header field states its value
     ],
 )
 def test_sentences_and_bullets_are_statements(line: str) -> None:

@@ -194,6 +194,9 @@ def _finish(clause: str, end: str) -> str:
 
 
 CLOSING_MARKS = "\"')]\u201d\u2019"
+# A field of a document's header, "Owner: Chief Information Security Officer.": a label of one
+# to three words, a colon, its value and a full stop states the value, title case or not.
+_FIELD = re.compile(r"[A-Z][\w-]*(?:\s[\w-]+){0,2}:\s+\S")
 
 
 def is_statement(text: str) -> bool:
@@ -201,9 +204,9 @@ def is_statement(text: str) -> bool:
 
     Titles, section headings, running headers, table rows and page numbers do not: they have no
     verb, or they are short, end without a full stop and capitalise every word. A sentence ends
-    in . ! or ? and has three words or more, and a verb unless it reads like a title; a line
-    without that ending must be a long one with a verb (a bullet point written without its
-    full stop).
+    in . ! or ? and has three words or more, and a verb unless it reads like a title or is a
+    header field ("Owner: Data Protection Officer."); a line without that ending must be a long
+    one with a verb (a bullet point written without its full stop).
     """
     tokens = text.split()
     if len(tokens) < 3:
@@ -212,7 +215,7 @@ def is_statement(text: str) -> bool:
     title_case = bool(letters) and all(token[:1].isupper() for token in letters)
     has_verb = any(_is_verb(word) for word in words(text))
     if text.rstrip().rstrip(CLOSING_MARKS).endswith(tuple(_END)):
-        return has_verb or not title_case
+        return has_verb or not title_case or _FIELD.match(text) is not None
     return has_verb and len(tokens) >= 8 and not title_case
 
 
