@@ -414,6 +414,27 @@ def test_a_sentence_addressing_an_assistant_is_never_offered_as_related_reading(
     assert flagged.text not in [passage.text for passage in response.related]
 
 
+def test_related_reading_shares_a_word_with_the_question_and_may_be_a_table(
+    indexed: Deps,
+) -> None:
+    # GIVEN evidence for a question the documents do not answer: a sentence sharing none of its
+    # words, and a table read as one line that holds them
+    state = run(ask(indexed), indexed, "retrieve")
+    first = state.evidence[0]
+    unrelated = first.model_copy(update={"text": "Proin eu metus."})
+    table = first.model_copy(
+        update={"text": "Backups 35 days Operations Logs 13 months Security Tickets 3 years Support"}
+    )
+    state = state.model_copy(update={"evidence": [unrelated, table]})
+    # WHEN the response is built
+    response = build_response(
+        state, QuestionStatus.COMPLETE, indexed.documents, indexed.settings.policy
+    )
+    # THEN the table is offered as reading, the unrelated sentence not
+    assert response.outcome is AnswerOutcome.NOT_STATED
+    assert [passage.text for passage in response.related] == [table.text]
+
+
 def test_a_heading_is_never_offered_as_related_reading(indexed: Deps) -> None:
     # GIVEN a question whose closest evidence is a section heading, and no answer
     state = run(ask(indexed), indexed, "retrieve")

@@ -15,16 +15,49 @@ from certiq.models import (
     SourceSummary,
 )
 from certiq.ports import DocumentStore
+from certiq.text import content_terms, word_count
 from certiq.trust.claims import is_statement
 from certiq.trust.policy import statements
 
 RELATED_PASSAGES = 3  # offered when the documents do not state the answer
+# A line this long that is not a sentence is a table or a list read as one line, not a heading.
+TABLE_WORDS = 12
 
 
 def searched_untranslated(state: QuestionState) -> bool:
     """The question is in another language than the documents' and was searched as written (no
     translation model): what it finds, or does not, says little about what the documents state."""
     return state.translation is not None and state.translation.note is not None
+
+
+def related_reading(state: QuestionState, outcome: AnswerOutcome) -> list[RelatedPassage]:
+    """The closest passages, offered as reading when nothing states the answer.
+
+    Reading is passages that say something: never a sentence addressing an AI assistant, nor a
+    heading or a running header; a table read as one long line is reading (asked for the capital
+    of Denmark, the row naming Copenhagen is what a reader wants to see). When the documents do
+    not state the answer, a passage must share a word with the question: "Proin eu metus." is
+    no reading for it, however close it came. A question searched as written in another
+    language shares no words with its passages, so its closest are offered as they are.
+    """
+    query = set(content_terms(state.search.query if state.search else state.question))
+    readable = [
+        span
+        for span in state.evidence
+        if not span.addresses_assistant
+        and (is_statement(span.text) or word_count(span.text) >= TABLE_WORDS)
+        and (outcome is AnswerOutcome.NOT_FOUND_AS_WRITTEN or query & set(content_terms(span.text)))
+    ]
+    return [
+        RelatedPassage(
+            doc_id=span.doc_id,
+            file_name=span.file_name,
+            page=span.page,
+            text=span.text,
+            score=span.score,
+        )
+        for span in readable[:RELATED_PASSAGES]
+    ]
 
 
 def build_response(
@@ -85,23 +118,7 @@ def build_response(
             else AnswerOutcome.NOT_STATED
         )
     if outcome in (AnswerOutcome.NOT_STATED, AnswerOutcome.NOT_FOUND_AS_WRITTEN):
-        # A sentence addressing an AI assistant is never offered to the reader as reading, nor
-        # is a heading or a running header: reading is passages that say something.
-        readable = [
-            span
-            for span in state.evidence
-            if not span.addresses_assistant and is_statement(span.text)
-        ]
-        related = [
-            RelatedPassage(
-                doc_id=span.doc_id,
-                file_name=span.file_name,
-                page=span.page,
-                text=span.text,
-                score=span.score,
-            )
-            for span in readable[:RELATED_PASSAGES]
-        ]
+        related = related_reading(state, outcome)
     return QAResponse(
         question_id=state.question_id,
         status=status,
