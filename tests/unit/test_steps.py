@@ -422,9 +422,8 @@ def test_related_reading_shares_a_word_with_the_question_and_may_be_a_table(
     state = run(ask(indexed), indexed, "retrieve")
     first = state.evidence[0]
     unrelated = first.model_copy(update={"text": "Proin eu metus."})
-    table = first.model_copy(
-        update={"text": "Backups 35 days Operations Logs 13 months Security Tickets 3 years Support"}
-    )
+    row = "Backups 35 days Operations Logs 13 months Security Tickets 3 years Support"
+    table = first.model_copy(update={"text": row})
     state = state.model_copy(update={"evidence": [unrelated, table]})
     # WHEN the response is built
     response = build_response(
