@@ -222,17 +222,17 @@ def _candidates(hits: Sequence[SearchHit], query: frozenset[str]) -> list[_Candi
     candidates: list[_Candidate] = []
     seen: set[tuple[str, int, str]] = set()
     for hit in hits:
+        # Read in its document: "Owner: Chief Information Security Officer." in
+        # incident-response-plan.pdf holds "incident response plan" when asked who the owner of
+        # that plan is. Only the question's words count: the rest of a file name would only
+        # make every sentence of the document longer.
+        in_document = sorted(file_name_terms(hit.chunk.source.file_name) & query)
         for index, sentence in enumerate(hit.chunk.sentences):
             # Overlapping chunks repeat sentences: keep the first (best-ranked chunk's) copy.
             key = (hit.chunk.doc_id, sentence.page, sentence.text)
             if key in seen:
                 continue
             seen.add(key)
-            # Read in its document: "Owner: Chief Information Security Officer." in
-            # incident-response-plan.pdf holds "incident response plan" when asked who the
-            # owner of that plan is. Only the question's words count: the rest of a file name
-            # would only make every sentence of the document longer.
-            in_document = sorted(file_name_terms(hit.chunk.source.file_name) & query)
             candidates.append(_Candidate(hit, index, [*content_terms(sentence.text), *in_document]))
     return candidates
 
