@@ -56,6 +56,10 @@ from certiq.answering.answer_types import (
         # "what is the X period" asks for a duration
         ("What is the notice period?", "Either party may end it with 90 days' notice.", True),
         ("What is the notice period?", "Notice periods run from the date of the notice.", False),
+        # "what is the X date" asks for a date
+        ("What is the effective date of the policy?", "Effective 1 March 2024.", True),
+        ("What is the start date of the contract?", "It starts on 2024-01-01.", True),
+        ("What is the effective date of the policy?", "Periods run from the date.", False),
         # Other questions ask for no particular kind
         ("Who approves a legal hold?", "The General Counsel approves it.", True),
         ("Where is customer data stored?", "Customer data is stored in Frankfurt.", True),
@@ -102,6 +106,8 @@ def test_the_topic_of_a_question_leaves_out_the_words_asking_for_a_quantity(
         ("What uptime does the supplier guarantee?", "uptim"),
         ("What insurance must the supplier hold?", "insuranc"),
         ("What data do you collect?", None),
+        ("What service does the supplier provide?", None),
+        ("What products do you sell?", None),
         ("For what purpose do you use my data?", None),
         ("What type of personal info is shared with third parties?", None),
         # "what is the X" asks for an X too, but not for a word answers do not repeat

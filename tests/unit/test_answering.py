@@ -326,3 +326,45 @@ def test_a_sentence_holding_most_of_the_question_is_an_answer_whatever_its_cosin
     draft = answerer.select(question, [sev1.model_copy(update={"similarity": 0.28})])
     # THEN it is still the answer
     assert [s.text for s in draft] == [sev1.text]
+
+
+def in_document(file_name: str, *texts_and_scores: tuple[str, float]) -> list[EvidenceSpan]:
+    """Evidence spans of one file, one chunk per sentence, with the scores given."""
+    spans = []
+    for n, (text, score) in enumerate(texts_and_scores):
+        chunk = make_chunk(text, doc_id=f"d{n}", file_name=file_name)
+        [span] = select_spans(text, [SearchHit(chunk=chunk, score=1)], 1)
+        spans.append(span.model_copy(update={"score": score}))
+    return spans
+
+
+def test_a_header_field_the_question_asks_about_is_the_whole_answer() -> None:
+    # GIVEN the plan's owner field, ranked below a sentence that says "owns" of something else
+    evidence = in_document(
+        "incident-response-plan.pdf",
+        ("The Incident Commander leads the response and owns the incident timeline.", 0.8),
+        ("Owner: Chief Information Security Officer.", 0.5),
+        ("Each follow-up action of the review has an owner and a due date.", 0.45),
+    )
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN asked who owns the plan THEN the field answers, alone
+    draft = answerer.select("Who owns the incident response plan?", evidence)
+    assert [s.text for s in draft] == ["Owner: Chief Information Security Officer."]
+    # AND asked who owns the timeline, the sentence about the timeline answers
+    draft = answerer.select("Who owns the incident timeline?", evidence)
+    assert [s.text for s in draft][:1] == [evidence[0].text]
+
+
+def test_a_version_field_answers_what_version_a_document_is() -> None:
+    # GIVEN a version line, far from the question in meaning as short lines are
+    evidence = in_document(
+        "acceptable-use-policy.pdf",
+        ("This policy explains how employees may use company devices.", 0.41),
+        ("Version 1.4.", 0.62),
+    )
+    evidence = [span.model_copy(update={"similarity": 0.23}) for span in evidence]
+    # WHEN asked which version is current THEN the version line answers
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "What version of the acceptable use policy is current?", evidence
+    )
+    assert [s.text for s in draft] == ["Version 1.4."]

@@ -13,6 +13,7 @@ from certiq.trust.claims import (
     RuleSplitter,
     compile_claims,
     covers,
+    field_label,
     is_statement,
     quoted_whole,
     strip_hedges,
@@ -287,6 +288,9 @@ def test_render_never_shows_a_sentence_its_claims_do_not_cover() -> None:
         "Backups | 35 days | Operations",
         "4.2 Deletion from backups",
         "Section 2: Scope",  # no full stop: a heading, not a field
+        "Figure 2.",  # a caption's label, not a field
+        "Page 3.",
+        "Data Retention Policy 2024.",  # a title with a year
     ],
 )
 def test_titles_headings_headers_and_table_rows_are_not_statements(line: str) -> None:
@@ -302,6 +306,9 @@ def test_titles_headings_headers_and_table_rows_are_not_statements(line: str) ->
         "Customer account data is kept for the duration of the contract",  # a bullet, no stop
         '"Personal data" means any information relating to a person."',
         "Owner: Chief Information Security Officer.",  # a header field states its value
+        "Version 1.4.",  # so does a label with a number or a date
+        "Effective 1 March 2024.",
+        "Last reviewed January 2025.",
     ],
 )
 def test_sentences_and_bullets_are_statements(line: str) -> None:
@@ -321,3 +328,18 @@ def test_a_sentence_that_is_not_its_quote_is_still_split() -> None:
     draft = sentence("Backups are encrypted and logs are kept for 90 days.", "C1")
     marked = quoted_whole(draft, ["Backups are encrypted."])
     assert len(compile_claims([marked])) == 2
+
+
+@pytest.mark.parametrize(
+    ("line", "label"),
+    [
+        ("Owner: Chief Information Security Officer.", "Owner"),
+        ("Version 1.4.", "Version"),
+        ("Last reviewed January 2025.", "Last reviewed"),
+        ("Mobile services: we collect your location.", None),  # a run-in heading
+        ("Backups expire after 35 days.", None),
+        ("Data Retention Policy", None),
+    ],
+)
+def test_a_header_field_is_known_by_its_label(line: str, label: str | None) -> None:
+    assert field_label(line) == label

@@ -17,6 +17,9 @@ from certiq.text import content_terms, stem
         ("held", "hold"),
         ("made", stem("make")),
         ("paid", "pay"),
+        # a control field's role meets the verb readers ask with
+        ("owner", stem("owns")),
+        ("approver", stem("approves")),
         # a consonant doubled before -ed or -ing is one letter of the word
         ("capped", "cap"),
         ("shipped", "ship"),

@@ -97,6 +97,19 @@ _IRREGULAR = {
     }.items()
     for form in forms.split()
 }
+# A document's control fields name roles by their agent nouns ("Owner: ...", "Approver: ..."),
+# which readers ask about with the verb: "Who owns the plan?", "Who approves exceptions?".
+_IRREGULAR.update(
+    {
+        form: base
+        for base, forms in {
+            "own": "owner owners",
+            "approve": "approver approvers",
+            "review": "reviewer reviewers",
+        }.items()
+        for form in forms.split()
+    }
+)
 _DOUBLING = frozenset({"ing", "ed", "edly"})
 _UNDOUBLED = frozenset("bcfgkmnprtv")  # not d: "added" is "add"
 

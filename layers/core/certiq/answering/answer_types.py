@@ -49,6 +49,19 @@ _DURATION_WORDS: Final = re.compile(
     re.IGNORECASE,
 )
 
+# "What is the effective date ...?" asks for a date: a sentence stating none ("Periods run from
+# the date the record was created") is about dates, not one.
+_DATE: Final = re.compile(
+    r"\b(?:what|which) (?:is|was|are|were) the (?:[\w'-]+\s+){0,3}?dates?\b"
+    r"|\b(?:on|by) (?:what|which) (?:date|day)\b",
+    re.IGNORECASE,
+)
+_DATE_WORDS: Final = re.compile(
+    r"\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b"
+    r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b",
+    re.IGNORECASE,
+)
+
 # "How often ...?" asks for a frequency: "within 30 days" states a duration, not how often.
 _FREQUENCY: Final = re.compile(r"\bhow (?:often|frequently)\b", re.IGNORECASE)
 _FREQUENCY_WORDS: Final = re.compile(
@@ -74,8 +87,10 @@ _WHAT_KIND: Final = re.compile(
     re.I,
 )
 # "What purpose", "what information", "what steps": an answer lists purposes, items or steps
-# without repeating the word, and "what is the retention period (the severity, the standard)"
-# is answered by a value ("kept for 7 years"), so these name no kind a sentence must hold.
+# without repeating the word ("What service does the supplier provide?" is answered by
+# "... provides encrypted off-site backup storage"), and "what is the retention period (the
+# severity, the standard)" is answered by a value ("kept for 7 years"), so these name no kind a
+# sentence must hold.
 # Written from the "what X" questions of PolicyQA (nearly all of them are of these words) and
 # the demo's.
 # Words naming a quantity: "what is the retention period" is answered by "kept for 7 years",
@@ -91,7 +106,7 @@ _GENERIC_KINDS: Final = frozenset(
         purpose reason scope extent way manner means method step measure action practice choice
         option control change use detail part thing kind type sort information info data policy
         maximum minimum main total current average time date deadline threshold value severity
-        status name address role standard requirement rule
+        status name address role standard requirement rule service product
         """.split(),
     ]
 )
@@ -226,9 +241,9 @@ def topic(question: str) -> str:
 def can_answer(question: str, sentence: str) -> bool:
     """False when the question asks for an amount, a duration or a frequency that the sentence
     does not state in any form (how often: "every 12 months", "twice a year", "annually"), for
-    a count of things ("how many employees") the sentence does not name, or for a kind of thing
-    ("which provider") the sentence does not name; True otherwise (nothing is known against
-    it)."""
+    a date and the sentence states none, for a count of things ("how many employees") the
+    sentence does not name, or for a kind of thing ("which provider") the sentence does not
+    name; True otherwise (nothing is known against it)."""
     kind = kind_asked(question)
     if kind is not None and kind not in content_terms(sentence):
         return False
@@ -239,6 +254,8 @@ def can_answer(question: str, sentence: str) -> bool:
         if counted is not None and counted not in content_terms(sentence):
             return False  # "how many employees": a number of something else is no answer
         return bool(numbers(sentence)) or _AMOUNT_WORDS.search(sentence) is not None
+    if _DATE.search(question):
+        return _DATE_WORDS.search(sentence) is not None
     if _FREQUENCY.search(question):
         return _FREQUENCY_WORDS.search(sentence) is not None
     if asks_for_duration(question):

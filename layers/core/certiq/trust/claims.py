@@ -196,7 +196,16 @@ def _finish(clause: str, end: str) -> str:
 CLOSING_MARKS = "\"')]\u201d\u2019"
 # A field of a document's header, "Owner: Chief Information Security Officer.": a label of one
 # to three words, a colon, its value and a full stop states the value, title case or not.
-_FIELD = re.compile(r"[A-Z][\w-]*(?:\s[\w-]+){0,2}:\s+\S")
+_FIELD = re.compile(r"(?P<label>[A-Z][\w-]*(?:\s[\w-]+){0,2}):\s+\S")
+# So does a label followed by a number or a date without a colon: "Version 1.4.", "Effective
+# 1 March 2024.", "Last reviewed January 2025.". Not a caption or a page label ("Figure 2.",
+# "Page 3."), and not a numbered heading, which starts with its number.
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*"
+_DATED_FIELD = re.compile(
+    r"(?!(?:Page|Figure|Fig|Table|Section|Chapter|Appendix|Annex|Part|Step|Article|Clause)\b)"
+    r"(?P<label>[A-Z][a-z-]+(?:\s[a-z-]+){0,2})\s+"
+    rf"(?:\d[\w./-]*|(?:\d{{1,2}}\s+)?{_MONTH}\s+\d{{4}}|{_MONTH}\s+\d{{1,2}},?\s+\d{{4}})\.$"
+)
 
 
 def is_statement(text: str) -> bool:
@@ -205,10 +214,12 @@ def is_statement(text: str) -> bool:
     Titles, section headings, running headers, table rows and page numbers do not: they have no
     verb, or they are short, end without a full stop and capitalise every word. A sentence ends
     in . ! or ? and has three words or more, and a verb unless it reads like a title or is a
-    header field ("Owner: Data Protection Officer."); a line without that ending must be a long
-    one with a verb (a bullet point written without its full stop).
+    header field ("Owner: Data Protection Officer.", "Version 1.4."); a line without that ending
+    must be a long one with a verb (a bullet point written without its full stop).
     """
     tokens = text.split()
+    if _DATED_FIELD.match(text.strip()) is not None:
+        return True
     if len(tokens) < 3:
         return False
     letters = [token for token in tokens if token[:1].isalpha()]
@@ -217,6 +228,18 @@ def is_statement(text: str) -> bool:
     if text.rstrip().rstrip(CLOSING_MARKS).endswith(tuple(_END)):
         return has_verb or not title_case or _FIELD.match(text) is not None
     return has_verb and len(tokens) >= 8 and not title_case
+
+
+def field_label(text: str) -> str | None:
+    """The label of a header field ("Owner" of "Owner: Data Protection Officer.", "Version" of
+    "Version 1.4."); None for any other line, and for a run-in heading before a sentence
+    ("Mobile services: we collect ...": its value has a verb)."""
+    if not is_statement(text):
+        return None
+    match = _DATED_FIELD.match(text.strip()) or _FIELD.match(text)
+    if match is None or any(_is_verb(word) for word in words(text[match.end("label") :])):
+        return None
+    return match.group("label")
 
 
 def strip_hedges(text: str) -> tuple[str, list[str]]:
