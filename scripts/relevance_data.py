@@ -4,8 +4,13 @@ Lays out and ingests the 20 policies of PolicyQA dev as scripts/bench_policyqa.p
 .bench/policyqa, reused), runs each question's retrieval within its policy's collection as the
 Retrieve state does, with ``--top-k`` chunks (wider than the product's default, so the model
 learns from, and the figures see, what a wider search would offer), and writes every candidate
-sentence with its label: relevant when it holds the question's gold answer span (whitespace and
-case aside), which is how scripts/bench_policyqa.py counts a question answered.
+sentence with its label: relevant when it holds a gold answer span (whitespace and case aside),
+which is how scripts/bench_policyqa.py counts a question answered. ``--labels`` says which spans:
+``first``, the question's first gold answer (what the shipped model was trained on); ``any``,
+any of its gold answers (SQuAD's count: 1,583 of the 3,809 questions have more than one);
+``in-policy``, any gold answer to the same question asked of another segment of its policy
+(PolicyQA asks one question of every segment that answers it; under ``first`` and ``any`` a
+sentence answering the same words elsewhere in the policy is labelled not relevant).
 
 Also SciFact's training claims against the sentences of the abstract they cite: the rationale
 sentences are relevant, the abstract's other sentences not (a second kind of question, so the
@@ -15,7 +20,8 @@ Written as gzipped JSON lines, one question per line:
 ``{"source", "group", "question", "candidates": [{"text", "label", "chunk_rank", "weighted"}]}``
 (``weighted``: the hand-set span score, the baseline). Runs in the project's venv or .venv-train.
 
-    python scripts/relevance_data.py [--top-k 24] [--out .relevance/questions.jsonl.gz]
+    python scripts/relevance_data.py [--top-k 24] [--labels first|any|in-policy]
+        [--out .relevance/questions.jsonl.gz]
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from typing import Any
 
 from bench_policyqa import (
     POLICYQA,
+    Question,
     collection_name,
     ingest_policies,
     normalised,
@@ -47,7 +54,17 @@ HOME = ROOT / ".bench" / "policyqa"
 SCIFACT = ROOT.parent / "shared" / "data" / "scifact"
 
 
-def policyqa_questions(top_k: int) -> list[dict[str, Any]]:
+def gold_spans(question: Question, labels: str) -> list[str]:
+    """The normalised spans a relevant sentence holds one of (``--labels``)."""
+    spans = {
+        "first": (question.span,),
+        "any": question.spans,
+        "in-policy": question.in_policy,
+    }[labels]
+    return [span for span in map(normalised, spans) if span]
+
+
+def policyqa_questions(top_k: int, labels: str) -> list[dict[str, Any]]:
     policies = read_policies(POLICYQA)
     settings = Settings()
     settings = settings.model_copy(
@@ -81,7 +98,7 @@ def policyqa_questions(top_k: int) -> list[dict[str, Any]]:
             continue
         candidates, data = found
         hit_rank = {id(hit): rank for rank, hit in enumerate(result.hits)}
-        span = normalised(question.span)
+        spans = gold_spans(question, labels)
         weighted = weighted_scores(data, retrieval)
         rows.append(
             {
@@ -91,7 +108,7 @@ def policyqa_questions(top_k: int) -> list[dict[str, Any]]:
                 "candidates": [
                     {
                         "text": text,
-                        "label": bool(span) and span in normalised(text),
+                        "label": any(span in normalised(text) for span in spans),
                         "chunk_rank": hit_rank[id(candidate.hit)],
                         "weighted": round(float(score), 6),
                     }
@@ -148,9 +165,15 @@ def scifact_questions() -> list[dict[str, Any]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--top-k", type=int, default=24, help="chunks retrieved per question")
+    parser.add_argument(
+        "--labels",
+        choices=("first", "any", "in-policy"),
+        default="first",
+        help="which gold spans make a sentence relevant (first: the shipped model's)",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / ".relevance" / "questions.jsonl.gz")
     args = parser.parse_args()
-    rows = policyqa_questions(args.top_k) + scifact_questions()
+    rows = policyqa_questions(args.top_k, args.labels) + scifact_questions()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with gzip.open(args.out, "wt", encoding="utf-8") as handle:
         for row in rows:

@@ -60,6 +60,10 @@ from certiq.answering.answer_types import (
         ("What is the effective date of the policy?", "Effective 1 March 2024.", True),
         ("What is the start date of the contract?", "It starts on 2024-01-01.", True),
         ("What is the effective date of the policy?", "Periods run from the date.", False),
+        ("When did the plan take effect?", "Effective 15 January 2024.", True),
+        ("When did the plan take effect?", "The plan takes effect once approved.", False),
+        ("When was the agreement signed?", "Signed on 15 January 2024.", True),
+        ("When was the agreement signed?", "This agreement runs for 3 years.", False),
         # Other questions ask for no particular kind
         ("Who approves a legal hold?", "The General Counsel approves it.", True),
         ("Where is customer data stored?", "Customer data is stored in Frankfurt.", True),
@@ -102,6 +106,7 @@ def test_the_topic_of_a_question_leaves_out_the_words_asking_for_a_quantity(
         ("Which types of cookies are used?", "cooky"),
         ("Which third parties receive my data?", "party"),
         ("Which do you prefer?", None),
+        ("Which law governs the supplier agreement?", "law"),  # "governs" is the verb
         # "What X" before a verb asks for an X, unless X is a word answers do not repeat
         ("What uptime does the supplier guarantee?", "uptim"),
         ("What insurance must the supplier hold?", "insuranc"),

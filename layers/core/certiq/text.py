@@ -98,7 +98,8 @@ _IRREGULAR = {
     for form in forms.split()
 }
 # A document's control fields name roles by their agent nouns ("Owner: ...", "Approver: ..."),
-# which readers ask about with the verb: "Who owns the plan?", "Who approves exceptions?".
+# which readers ask about with the verb: "Who owns the plan?", "Who approves exceptions?"; and
+# its date by the adjective.
 _IRREGULAR.update(
     {
         form: base
@@ -106,6 +107,7 @@ _IRREGULAR.update(
             "own": "owner owners",
             "approve": "approver approvers",
             "review": "reviewer reviewers",
+            "effect": "effective",  # "Effective 1 March 2024." / "When did it take effect?"
         }.items()
         for form in forms.split()
     }

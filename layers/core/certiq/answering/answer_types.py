@@ -50,14 +50,19 @@ _DURATION_WORDS: Final = re.compile(
 )
 
 # "What is the effective date ...?" asks for a date: a sentence stating none ("Periods run from
-# the date the record was created") is about dates, not one.
+# the date the record was created") is about dates, not one. So does "when" asked in the past
+# ("When did the plan take effect?"); "When must customers be told?" may be answered by a
+# condition or a deadline.
 _DATE: Final = re.compile(
     r"\b(?:what|which) (?:is|was|are|were) the (?:[\w'-]+\s+){0,3}?dates?\b"
+    r"|\bwhen (?:did|was|were)\b"
     r"|\b(?:on|by) (?:what|which) (?:date|day)\b",
     re.IGNORECASE,
 )
+# A date: a year, a numeric date, a month or a weekday ("runs for 3 years" states none).
 _DATE_WORDS: Final = re.compile(
-    r"\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b"
+    r"\b(?:1[89]|20)\d\d\b|\b\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b"
     r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b",
     re.IGNORECASE,
 )
@@ -109,6 +114,9 @@ _GENERIC_KINDS: Final = frozenset(
         status name address role standard requirement rule service product
         """.split(),
     ]
+)
+_DETERMINERS: Final = frozenset(
+    "the a an my your our their his her its this that these those".split()
 )
 _PREPOSITIONS: Final = frozenset(
     "behind towards toward regarding under between within after before during per via against"
@@ -167,11 +175,15 @@ def kind_asked(question: str) -> str | None:
     if cue is None:
         return None
     name: list[str] = []
-    for word in words(question[cue.end() :]):
+    following = words(question[cue.end() :])
+    for index, word in enumerate(following):
         if word.endswith(("'s", "\u2019s")) and not name:
             continue  # "the company's policy" names a policy
         if word in _NOT_IN_A_NAME or word in _PREPOSITIONS or len(name) == 2:
             break
+        after = following[index + 1] if index + 1 < len(following) else ""
+        if name and word.endswith("s") and after in _DETERMINERS:
+            break  # "Which law governs the agreement?": "governs" is the verb, a law is asked for
         name.append(word)
     if not name or (what and any(stem(word) in _GENERIC_KINDS for word in name)):
         return None  # "what are the ways third parties ..." asks for ways, a generic word
