@@ -64,6 +64,9 @@ from certiq.answering.answer_types import (
         ("When did the plan take effect?", "The plan takes effect once approved.", False),
         ("When was the agreement signed?", "Signed on 15 January 2024.", True),
         ("When was the agreement signed?", "This agreement runs for 3 years.", False),
+        # "what time" asks for a time of day
+        ("What time do deletion jobs start?", "Deletion jobs start at 02:00 UTC.", True),
+        ("What time do deletion jobs start?", "Deletion jobs run every night.", False),
         # Other questions ask for no particular kind
         ("Who approves a legal hold?", "The General Counsel approves it.", True),
         ("Where is customer data stored?", "Customer data is stored in Frankfurt.", True),
@@ -122,6 +125,9 @@ def test_the_topic_of_a_question_leaves_out_the_words_asking_for_a_quantity(
         ("What are the ways third parties obtain our information?", None),
         ("What is the company's policy towards children?", None),
         ("What does the policy cover?", None),
+        # "who is the X" asks for the one who is an X
+        ("Who is the CEO of Northwind Analytics?", "ceo"),
+        ("Who is the contact for privacy questions?", None),
     ],
 )
 def test_a_which_question_names_the_kind_of_thing_it_asks_for(

@@ -67,6 +67,13 @@ _DATE_WORDS: Final = re.compile(
     re.IGNORECASE,
 )
 
+# "What time ...?" asks for a time of day: "every night" is how often, not when.
+_TIME_OF_DAY: Final = re.compile(r"\bwhat time\b", re.IGNORECASE)
+_CLOCK: Final = re.compile(
+    r"\b\d{1,2}[:.]\d\d\b|\b\d{1,2}\s?(?:am|pm|a\.m\.|p\.m\.)|\b(?:midnight|noon|midday)\b",
+    re.IGNORECASE,
+)
+
 # "How often ...?" asks for a frequency: "within 30 days" states a duration, not how often.
 _FREQUENCY: Final = re.compile(r"\bhow (?:often|frequently)\b", re.IGNORECASE)
 _FREQUENCY_WORDS: Final = re.compile(
@@ -88,7 +95,9 @@ _WHAT_KIND: Final = re.compile(
     r"\bwhat\s+(?:(?:type|types|kind|kinds|sort|sorts)\s+of\s+)?"
     r"(?=(?:[a-z-]+\s+)?[a-z-]+\s+(?:does|do|did|is|are|was|were|must|can|could|will|would|"
     r"should|shall|may|might|has|have)\b)"
-    r"|\bwhat\s+(?:is|are|was|were)\s+(?:the|a|an)\s+",
+    r"|\bwhat\s+(?:is|are|was|were)\s+(?:the|a|an)\s+"
+    # "Who is the CEO of ...?" asks for the CEO: a sentence naming someone else is no answer.
+    r"|\bwho\s+(?:is|are|was|were)\s+(?:the|a|an|our|your|their)\s+",
     re.I,
 )
 # "What purpose", "what information", "what steps": an answer lists purposes, items or steps
@@ -111,7 +120,8 @@ _GENERIC_KINDS: Final = frozenset(
         purpose reason scope extent way manner means method step measure action practice choice
         option control change use detail part thing kind type sort information info data policy
         maximum minimum main total current average time date deadline threshold value severity
-        status name address role standard requirement rule service product
+        status name address role standard requirement rule service product person people
+        individual contact
         """.split(),
     ]
 )
@@ -253,9 +263,9 @@ def topic(question: str) -> str:
 def can_answer(question: str, sentence: str) -> bool:
     """False when the question asks for an amount, a duration or a frequency that the sentence
     does not state in any form (how often: "every 12 months", "twice a year", "annually"), for
-    a date and the sentence states none, for a count of things ("how many employees") the
-    sentence does not name, or for a kind of thing ("which provider") the sentence does not
-    name; True otherwise (nothing is known against it)."""
+    a date or a time of day and the sentence states none, for a count of things ("how many
+    employees") the sentence does not name, or for a kind of thing ("which provider", "who is
+    the CEO") the sentence does not name; True otherwise (nothing is known against it)."""
     kind = kind_asked(question)
     if kind is not None and kind not in content_terms(sentence):
         return False
@@ -268,6 +278,8 @@ def can_answer(question: str, sentence: str) -> bool:
         return bool(numbers(sentence)) or _AMOUNT_WORDS.search(sentence) is not None
     if _DATE.search(question):
         return _DATE_WORDS.search(sentence) is not None
+    if _TIME_OF_DAY.search(question):
+        return _CLOCK.search(sentence) is not None
     if _FREQUENCY.search(question):
         return _FREQUENCY_WORDS.search(sentence) is not None
     if asks_for_duration(question):
