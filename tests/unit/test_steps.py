@@ -20,7 +20,7 @@ from certiq.models import (
 )
 from certiq.questions import receive
 from certiq.steps import STEPS
-from certiq.steps.persist import NO_ANSWER, PART_NOT_STATED
+from certiq.steps.persist import NO_ANSWER, NO_SENTENCE_BUT_TABLE, PART_NOT_STATED
 from certiq.steps.response import build_response
 from certiq.trust.certificate import check
 from tests.fakes import EPOCH, FixedClock, make_chunk
@@ -432,6 +432,23 @@ def test_related_reading_shares_a_word_with_the_question_and_may_be_a_table(
     # THEN the table is offered as reading, the unrelated sentence not
     assert response.outcome is AnswerOutcome.NOT_STATED
     assert [passage.text for passage in response.related] == [table.text]
+
+
+def test_a_table_offered_as_reading_is_not_called_silent_on_the_answer(indexed: Deps) -> None:
+    # GIVEN a question no sentence answers, whose closest passage is a table read as one line
+    state = run(ask(indexed), indexed, "retrieve")
+    row = "Backups 35 days 2 copies Logs 13 months 1 copy Tickets 3 years 1 copy Invoices 7 years"
+    table = state.evidence[0].model_copy(update={"text": row})
+    state = run(state.model_copy(update={"evidence": [table]}), indexed, "answer", "verify")
+    assert state.answer == ""
+    # WHEN it is persisted
+    STEPS["persist"](state, indexed)
+    # THEN the note does not say the documents are silent: the table may hold the answer
+    record = indexed.questions.get(state.question_id)
+    assert record is not None and record.response is not None
+    assert record.response.outcome is AnswerOutcome.NOT_STATED
+    assert record.response.message == NO_SENTENCE_BUT_TABLE
+    assert [passage.text for passage in record.response.related] == [row]
 
 
 def test_a_heading_is_never_offered_as_related_reading(indexed: Deps) -> None:

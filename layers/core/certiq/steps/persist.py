@@ -4,12 +4,30 @@ from __future__ import annotations
 
 from certiq.deps import Deps
 from certiq.errors import AlreadyExists
-from certiq.models import Certificate, CertifiedDocument, QuestionState, QuestionStatus
+from certiq.models import (
+    AnswerOutcome,
+    Certificate,
+    CertifiedDocument,
+    QuestionState,
+    QuestionStatus,
+)
 from certiq.steps.find_verified_answer import remember_verified_answer
-from certiq.steps.response import build_response, searched_untranslated, shown_question
+from certiq.steps.response import (
+    build_response,
+    related_reading,
+    searched_untranslated,
+    shown_question,
+)
 from certiq.trust.certificate import seal_and_sign
+from certiq.trust.claims import is_statement
 
 NO_ANSWER = "The documents do not state the answer to this question."
+# Only sentences are answers; a table may hold what was asked, and saying the documents do not
+# state it would withhold a fact a reader can see in the table offered beside the note.
+NO_SENTENCE_BUT_TABLE = (
+    "No sentence of the documents states the answer to this question; the table offered as "
+    "related reading may hold it (tables are shown, not checked)."
+)
 # Searched in a language the documents are not in, nothing found says little about them.
 NOT_FOUND_AS_WRITTEN = "Nothing in the documents answers the question as it was written."
 # The answer addresses some parts of the question; these the documents do not state.
@@ -42,6 +60,11 @@ def persist(state: QuestionState, deps: Deps) -> QuestionState:
     )
     untranslated = searched_untranslated(state)
     message = None if state.answer else NOT_FOUND_AS_WRITTEN if untranslated else NO_ANSWER
+    if message == NO_ANSWER and any(
+        not is_statement(passage.text)
+        for passage in related_reading(state, AnswerOutcome.NOT_STATED)
+    ):
+        message = NO_SENTENCE_BUT_TABLE
     if state.answer and state.unanswered:
         parts = " ".join(_asked(part) for part in state.unanswered)
         message = (PART_NOT_STATED if len(state.unanswered) == 1 else PARTS_NOT_STATED) + parts
