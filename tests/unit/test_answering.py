@@ -368,3 +368,19 @@ def test_a_version_field_answers_what_version_a_document_is() -> None:
         "What version of the acceptable use policy is current?", evidence
     )
     assert [s.text for s in draft] == ["Version 1.4."]
+
+
+def test_a_header_field_answers_only_what_its_label_names() -> None:
+    # GIVEN an owner field, short enough to top the ranking on the one word it shares
+    evidence = in_document(
+        "data-retention-policy.pdf",
+        ("Owner: Data Protection Officer.", 0.7),
+        ("Customer data is stored in our Frankfurt data centre.", 0.6),
+    )
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN asked where the data centre is THEN the field is no answer: it names an owner
+    draft = answerer.select("Where is the company's data centre located?", evidence)
+    assert [s.text for s in draft] == [evidence[1].text]
+    # AND asked who is responsible for the policy, the owner field answers
+    draft = answerer.select("Who is responsible for the data retention policy?", evidence)
+    assert [s.text for s in draft] == ["Owner: Data Protection Officer."]

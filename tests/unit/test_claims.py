@@ -13,7 +13,7 @@ from certiq.trust.claims import (
     RuleSplitter,
     compile_claims,
     covers,
-    field_label,
+    field_labels,
     is_statement,
     quoted_whole,
     strip_hedges,
@@ -331,15 +331,16 @@ def test_a_sentence_that_is_not_its_quote_is_still_split() -> None:
 
 
 @pytest.mark.parametrize(
-    ("line", "label"),
+    ("line", "labels"),
     [
-        ("Owner: Chief Information Security Officer.", "Owner"),
-        ("Version 1.4.", "Version"),
-        ("Last reviewed January 2025.", "Last reviewed"),
-        ("Mobile services: we collect your location.", None),  # a run-in heading
-        ("Backups expire after 35 days.", None),
-        ("Data Retention Policy", None),
+        ("Owner: Chief Information Security Officer.", ["Owner"]),
+        ("Version 1.4.", ["Version"]),
+        ("Last reviewed January 2025.", ["Last reviewed"]),
+        ("Employee name: Jane Smith; Start date: 2026-01-05.", ["Employee name", "Start date"]),
+        ("Mobile services: we collect your location.", []),  # a run-in heading
+        ("Backups expire after 35 days.", []),
+        ("Data Retention Policy", []),
     ],
 )
-def test_a_header_field_is_known_by_its_label(line: str, label: str | None) -> None:
-    assert field_label(line) == label
+def test_a_header_field_is_known_by_its_label(line: str, labels: list[str]) -> None:
+    assert field_labels(line) == labels

@@ -21,7 +21,7 @@ from certiq.config import AnswerSettings
 from certiq.models import ConversationTurn, DraftQuote, DraftSentence, EvidenceSpan
 from certiq.ports import ChatDraft
 from certiq.text import content_terms, file_name_terms
-from certiq.trust.claims import field_label, is_statement
+from certiq.trust.claims import field_labels, is_statement
 
 NEAR_DUPLICATE = 0.7
 # A quantity answers "how many X" or "how often is X done" only in a sentence about X: one
@@ -87,8 +87,7 @@ class ExtractiveAnswerer:
         # A header field states what its label names: "Version 1.4." answers "What version of
         # the acceptable use policy is current?" though a line that short is far from any
         # question in MiniLM's space (cosine 0.23).
-        label = field_label(span.text)
-        if label is not None and set(content_terms(label)) & query:
+        if any(_asks_about(label, query) for label in field_labels(span.text)):
             return True
         return len(terms & query) > len(query) / 2
 
@@ -119,6 +118,7 @@ class ExtractiveAnswerer:
             if is_statement(span.text)
             and not span.addresses_assistant
             and can_answer(question, span.text)
+            and _not_another_field(span.text, query)
             and self._close_enough(span, terms := set(content_terms(span.text)), query)
         ]
         if asks_who(question) and any(names_someone(span.text) for span, _ in statements):
@@ -163,6 +163,25 @@ def _held(span: EvidenceSpan, terms: set[str], query: set[str]) -> set[str]:
     return (terms | file_name_terms(span.file_name)) & query
 
 
+# A field's label is asked about in other words too: an owner is who is responsible for it.
+_LABEL_SYNONYMS = {"own": frozenset(content_terms("responsible accountable charge"))}
+
+
+def _asks_about(label: str, query: set[str]) -> bool:
+    """The question asks about what the field's label names, in its words or a synonym's."""
+    terms = set(content_terms(label))
+    asked = terms.union(*(_LABEL_SYNONYMS.get(term, ()) for term in terms))
+    return bool(asked & query)
+
+
+def _not_another_field(text: str, query: set[str]) -> bool:
+    """False for a header field whose label the question does not ask about: "Owner: Data
+    Protection Officer." is no answer to "Where is the company's data centre located?", though a
+    line that short tops any ranking on the one word it shares with the question."""
+    labels = field_labels(text)
+    return not labels or any(_asks_about(label, query) for label in labels)
+
+
 def _field_answering(
     ranked: Sequence[tuple[EvidenceSpan, set[str]]], query: set[str]
 ) -> EvidenceSpan | None:
@@ -173,8 +192,7 @@ def _field_answering(
     field does: "Who owns the incident timeline?" is about the timeline, not the plan."""
     best = len(_held(*ranked[0], query))
     for span, terms in ranked:
-        label = field_label(span.text)
-        if label is None or not set(content_terms(label)) & query:
+        if not any(_asks_about(label, query) for label in field_labels(span.text)):
             continue
         if len(_held(span, terms, query)) >= best:
             return span

@@ -230,16 +230,20 @@ def is_statement(text: str) -> bool:
     return has_verb and len(tokens) >= 8 and not title_case
 
 
-def field_label(text: str) -> str | None:
-    """The label of a header field ("Owner" of "Owner: Data Protection Officer.", "Version" of
-    "Version 1.4."); None for any other line, and for a run-in heading before a sentence
-    ("Mobile services: we collect ...": its value has a verb)."""
+def field_labels(text: str) -> list[str]:
+    """The labels of a line of header or form fields: ["Owner"] of "Owner: Data Protection
+    Officer.", ["Version"] of "Version 1.4.", ["Employee name", "Start date"] of "Employee name:
+    Jane Smith; Start date: 2026-01-05."; none for any other line, and none for a run-in heading
+    before a sentence ("Mobile services: we collect ...": its value has a verb)."""
     if not is_statement(text):
-        return None
-    match = _DATED_FIELD.match(text.strip()) or _FIELD.match(text)
-    if match is None or any(_is_verb(word) for word in words(text[match.end("label") :])):
-        return None
-    return match.group("label")
+        return []
+    labels = []
+    for part in text.strip().split("; "):
+        match = _DATED_FIELD.match(part) or _FIELD.match(part)
+        if match is None or any(_is_verb(word) for word in words(part[match.end("label") :])):
+            return []
+        labels.append(match.group("label"))
+    return labels
 
 
 def strip_hedges(text: str) -> tuple[str, list[str]]:
