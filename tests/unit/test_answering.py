@@ -384,3 +384,18 @@ def test_a_header_field_answers_only_what_its_label_names() -> None:
     # AND asked who is responsible for the policy, the owner field answers
     draft = answerer.select("Who is responsible for the data retention policy?", evidence)
     assert [s.text for s in draft] == ["Owner: Data Protection Officer."]
+
+
+def test_the_shown_sentence_holding_most_of_the_question_comes_first() -> None:
+    # GIVEN a sentence scoring best without the word asked about, and one holding it
+    evidence = in_document(
+        "data-retention-policy.pdf",
+        ("The following retention periods apply unless a legal hold is in place.", 0.8),
+        ("It applies to all employees, contractors and third-party processors.", 0.65),
+    )
+    # WHEN asked whether the policy applies to contractors
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "Does the retention policy apply to contractors?", evidence
+    )
+    # THEN the sentence naming contractors comes first
+    assert [s.text for s in draft][:1] == [evidence[1].text]

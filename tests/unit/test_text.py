@@ -17,6 +17,11 @@ from certiq.text import content_terms, stem
         ("held", "hold"),
         ("made", stem("make")),
         ("paid", "pay"),
+        # -ied and -ies meet their verb; a verb ending in -ply is no adverb
+        ("notified", "notify"),
+        ("applied", "apply"),
+        ("applies", stem("apply")),
+        ("supplies", stem("supply")),
         # a control field's role meets the verb readers ask with
         ("owner", stem("owns")),
         ("approver", stem("approves")),

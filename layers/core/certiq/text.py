@@ -142,6 +142,7 @@ def _strip_suffix(word: str) -> str:
         ("sses", "ss"),
         ("ing", ""),
         ("edly", ""),
+        ("ied", "y"),  # "notified" meets "notify" and "notifies"
         ("ed", ""),
         ("ly", ""),
         ("es", ""),
@@ -150,6 +151,8 @@ def _strip_suffix(word: str) -> str:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             if suffix == "s" and word.endswith("ss"):
                 return word
+            if suffix == "ly" and word.endswith("ply"):
+                return word  # "apply", "supply", "comply" are verbs, not adverbs
             base = word[: len(word) - len(suffix)] + replacement
             # "capped", "shipped", "transferring": the consonant doubled before the ending is
             # one letter of the word (as in Porter's step 1b; d, l, s and z stay double).

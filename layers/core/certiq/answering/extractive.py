@@ -154,6 +154,12 @@ class ExtractiveAnswerer:
             chosen.append((span, terms))
             if len(chosen) == self._settings.max_sentences:
                 break
+        # The sentence holding most of the question's terms is shown first: "Does the retention
+        # policy apply to contractors?" shows "It applies to all employees, contractors and ..."
+        # before "The following retention periods apply ...", which scores higher without the
+        # word asked about. (Stable: ties keep the score's order. Choosing by it as well, not only
+        # ordering, dropped gold spans on PolicyQA: 0.274 -> 0.265.)
+        chosen.sort(key=lambda item: len(_held(item[0], item[1], query)), reverse=True)
         return [_drafted(span) for span, _ in chosen]
 
 
