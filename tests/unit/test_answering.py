@@ -115,11 +115,14 @@ def test_a_model_is_told_which_passage_addresses_an_assistant() -> None:
     assert sum(FENCE in line for line in lines) == 1
 
 
-def scored(*texts_and_scores: tuple[str, float]) -> list[EvidenceSpan]:
-    """Evidence spans, one chunk per sentence, with the scores given."""
+def scored(
+    *texts_and_scores: tuple[str, float], file_name: str | None = None
+) -> list[EvidenceSpan]:
+    """Evidence spans of one file, one chunk per sentence, with the scores given."""
     spans = []
     for n, (text, score) in enumerate(texts_and_scores):
-        [span] = select_spans(text, [SearchHit(chunk=make_chunk(text, doc_id=f"d{n}"), score=1)], 1)
+        chunk = make_chunk(text, doc_id=f"d{n}", file_name=file_name)
+        [span] = select_spans(text, [SearchHit(chunk=chunk, score=1)], 1)
         spans.append(span.model_copy(update={"score": score}))
     return spans
 
@@ -328,23 +331,13 @@ def test_a_sentence_holding_most_of_the_question_is_an_answer_whatever_its_cosin
     assert [s.text for s in draft] == [sev1.text]
 
 
-def in_document(file_name: str, *texts_and_scores: tuple[str, float]) -> list[EvidenceSpan]:
-    """Evidence spans of one file, one chunk per sentence, with the scores given."""
-    spans = []
-    for n, (text, score) in enumerate(texts_and_scores):
-        chunk = make_chunk(text, doc_id=f"d{n}", file_name=file_name)
-        [span] = select_spans(text, [SearchHit(chunk=chunk, score=1)], 1)
-        spans.append(span.model_copy(update={"score": score}))
-    return spans
-
-
 def test_a_header_field_the_question_asks_about_is_the_whole_answer() -> None:
     # GIVEN the plan's owner field, ranked below a sentence that says "owns" of something else
-    evidence = in_document(
-        "incident-response-plan.pdf",
+    evidence = scored(
         ("The Incident Commander leads the response and owns the incident timeline.", 0.8),
         ("Owner: Chief Information Security Officer.", 0.5),
         ("Each follow-up action of the review has an owner and a due date.", 0.45),
+        file_name="incident-response-plan.pdf",
     )
     answerer = ExtractiveAnswerer(AnswerSettings())
     # WHEN asked who owns the plan THEN the field answers, alone
@@ -357,10 +350,10 @@ def test_a_header_field_the_question_asks_about_is_the_whole_answer() -> None:
 
 def test_a_version_field_answers_what_version_a_document_is() -> None:
     # GIVEN a version line, far from the question in meaning as short lines are
-    evidence = in_document(
-        "acceptable-use-policy.pdf",
+    evidence = scored(
         ("This policy explains how employees may use company devices.", 0.41),
         ("Version 1.4.", 0.62),
+        file_name="acceptable-use-policy.pdf",
     )
     evidence = [span.model_copy(update={"similarity": 0.23}) for span in evidence]
     # WHEN asked which version is current THEN the version line answers
@@ -372,10 +365,10 @@ def test_a_version_field_answers_what_version_a_document_is() -> None:
 
 def test_a_header_field_answers_only_what_its_label_names() -> None:
     # GIVEN an owner field, short enough to top the ranking on the one word it shares
-    evidence = in_document(
-        "data-retention-policy.pdf",
+    evidence = scored(
         ("Owner: Data Protection Officer.", 0.7),
         ("Customer data is stored in our Frankfurt data centre.", 0.6),
+        file_name="data-retention-policy.pdf",
     )
     answerer = ExtractiveAnswerer(AnswerSettings())
     # WHEN asked where the data centre is THEN the field is no answer: it names an owner
@@ -388,10 +381,10 @@ def test_a_header_field_answers_only_what_its_label_names() -> None:
 
 def test_the_shown_sentence_holding_most_of_the_question_comes_first() -> None:
     # GIVEN a sentence scoring best without the word asked about, and one holding it
-    evidence = in_document(
-        "data-retention-policy.pdf",
+    evidence = scored(
         ("The following retention periods apply unless a legal hold is in place.", 0.8),
         ("It applies to all employees, contractors and third-party processors.", 0.65),
+        file_name="data-retention-policy.pdf",
     )
     # WHEN asked whether the policy applies to contractors
     draft = ExtractiveAnswerer(AnswerSettings()).select(
