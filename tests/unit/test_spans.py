@@ -112,7 +112,7 @@ def test_scores_combine_normalised_bm25_and_cosine_by_the_weights() -> None:
     assert spans[0].text == PARAPHRASE and spans[0].score == pytest.approx(1.0)
 
     # AND equal weights: the answer = (1 + cos) / 2, the paraphrase = (0 + 1) / 2
-    equal = RetrievalSettings(span_scorer="weighted", span_chunk_weight=0.0)
+    equal = RetrievalSettings(span_scorer="weighted", span_dense_weight=1.0, span_chunk_weight=0.0)
     scored = {
         s.text: s.score
         for s in select_spans(QUESTION, hits(), 10, embedder=embedder(), settings=equal)
