@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from certiq.answering.answer_types import (
+    answers_when,
     can_answer,
     kind_asked,
     names_someone,
@@ -168,3 +169,19 @@ def test_a_question_is_cut_where_and_starts_another_question(
     question: str, parts: list[str]
 ) -> None:
     assert question_parts(question) == parts
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "answers"),
+    [
+        ("When must customers be told?", "Customers are told within 48 hours.", True),
+        ("When must customers be told?", "SEV2: a suspected breach of customer data.", False),
+        ("By when is the review held?", "It is held by 1 March 2024.", True),
+        # "what happens when" asks what, not when
+        ("What happens when a hold is placed?", "A hold lasts 30 days.", False),
+    ],
+)
+def test_a_when_question_is_answered_by_a_sentence_stating_a_time(
+    question: str, sentence: str, answers: bool
+) -> None:
+    assert answers_when(question, sentence) is answers

@@ -392,3 +392,17 @@ def test_the_shown_sentence_holding_most_of_the_question_comes_first() -> None:
     )
     # THEN the sentence naming contractors comes first
     assert [s.text for s in draft][:1] == [evidence[1].text]
+
+
+def test_asked_when_a_sentence_stating_a_time_comes_first_between_equals() -> None:
+    # GIVEN a severity definition scored above the deadline, both holding the question's words
+    evidence = scored(
+        ("SEV2: suspected breach, or degradation affecting more than 10% of customers.", 0.8),
+        ("Affected customers are notified within 48 hours of the breach being confirmed.", 0.7),
+    )
+    # WHEN asked when customers must be told
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "When must customers be told about a breach?", evidence
+    )
+    # THEN the deadline comes first
+    assert [s.text for s in draft][:1] == [evidence[1].text]

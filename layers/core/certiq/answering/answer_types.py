@@ -238,6 +238,20 @@ def asks_for_duration(question: str) -> bool:
     return _DURATION.search(question) is not None
 
 
+# "When must ...?", "By when ...?"; not "What happens when ...?", which asks what.
+_ASKS_WHEN: Final = re.compile(r"^\W*(?:(?:by|until|from)\s+)?when\b", re.IGNORECASE)
+
+
+def answers_when(question: str, sentence: str) -> bool:
+    """The question asks when, and the sentence states a time: a deadline ("within 48 hours"),
+    a date or a time of day. "When must customers be told about a breach?" is better answered
+    first by "... notified ... within 48 hours of the breach being confirmed" than by the
+    definition of a breach's severity that shares as many of its words."""
+    return _ASKS_WHEN.search(question) is not None and any(
+        pattern.search(sentence) is not None for pattern in (_DURATION_WORDS, _DATE_WORDS, _CLOCK)
+    )
+
+
 def asks_for_a_quantity(question: str) -> bool:
     """An amount, a duration or a frequency."""
     return asks_for_amount(question) or asks_for_duration(question)
