@@ -31,6 +31,7 @@ import gzip
 import json
 import sys
 from collections import defaultdict
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,13 +46,16 @@ from bench_policyqa import (
 )
 
 from certiq.bootstrap import build_deps
-from certiq.config import Settings
+from certiq.config import RetrievalSettings, Settings
+from certiq.models import SearchHit
 from certiq.retrieval.search import hybrid_search
-from certiq.retrieval.spans import candidate_set, weighted_scores
+from certiq.retrieval.spans import Candidates, candidate_set, weighted_scores
 
 ROOT = Path(__file__).resolve().parents[1]
 HOME = ROOT / ".bench" / "policyqa"
 SCIFACT = ROOT.parent / "shared" / "data" / "scifact"
+# A question's span candidates and what relevance is judged on (None: nothing to judge).
+Found = tuple[Sequence[Any], Candidates] | None
 
 
 def gold_spans(question: Question, labels: str) -> list[str]:
@@ -64,13 +68,21 @@ def gold_spans(question: Question, labels: str) -> list[str]:
     return [span for span in map(normalised, spans) if span]
 
 
-def policyqa_questions(top_k: int, labels: str) -> list[dict[str, Any]]:
+def retrieved(
+    top_k: int, retrieval: RetrievalSettings | None = None
+) -> Iterator[tuple[Question, Sequence[SearchHit], Found]]:
+    """Each PolicyQA question with the ``top_k`` chunks retrieval finds it in its policy's
+    collection (the policies ingested into .bench/policyqa on first use, reused after), and
+    their sentences as span candidates (None: nothing to judge), as the Retrieve state finds
+    them with ``retrieval`` (the product's settings when None)."""
     policies = read_policies(POLICYQA)
     settings = Settings()
     settings = settings.model_copy(
         update={
             "home": HOME,
-            "retrieval": settings.retrieval.model_copy(update={"span_scorer": "weighted"}),
+            "retrieval": (retrieval or settings.retrieval).model_copy(
+                update={"span_scorer": "weighted"}
+            ),
         }
     )
     fresh = not (HOME / "certiq.db").exists()
@@ -81,7 +93,6 @@ def policyqa_questions(top_k: int, labels: str) -> list[dict[str, Any]]:
     if fresh:
         ingest_policies(policies, deps)
     retrieval = settings.retrieval
-    rows = []
     for number, question in enumerate(questions_of(policies)):
         result = hybrid_search(
             deps.index,
@@ -93,11 +104,23 @@ def policyqa_questions(top_k: int, labels: str) -> list[dict[str, Any]]:
             retrieval,
             collection=collection_name(question.policy),
         )
-        found = candidate_set(question.question, result.hits, deps.embedder, retrieval)
+        yield (
+            question,
+            result.hits,
+            candidate_set(question.question, result.hits, deps.embedder, retrieval),
+        )
+        if (number + 1) % 500 == 0:
+            print(f"  {number + 1} questions", file=sys.stderr)
+
+
+def policyqa_questions(top_k: int, labels: str) -> list[dict[str, Any]]:
+    retrieval = Settings().retrieval
+    rows = []
+    for question, hits, found in retrieved(top_k, retrieval):
         if found is None:
             continue
         candidates, data = found
-        hit_rank = {id(hit): rank for rank, hit in enumerate(result.hits)}
+        hit_rank = {id(hit): rank for rank, hit in enumerate(hits)}
         spans = gold_spans(question, labels)
         weighted = weighted_scores(data, retrieval)
         rows.append(
@@ -116,8 +139,6 @@ def policyqa_questions(top_k: int, labels: str) -> list[dict[str, Any]]:
                 ],
             }
         )
-        if (number + 1) % 500 == 0:
-            print(f"  {number + 1} questions", file=sys.stderr)
     return rows
 
 
