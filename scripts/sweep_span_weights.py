@@ -27,8 +27,7 @@ from relevance_data import Found, retrieved
 
 from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.config import AnswerSettings, RetrievalSettings, Settings
-from certiq.retrieval.spans import sentence_span
-from certiq.retrieval.spans import weighted_scores as hand_set_scores
+from certiq.retrieval.spans import best_spans
 
 
 def answered(rows: list[tuple[Question, Found]], retrieval: RetrievalSettings) -> list[bool]:
@@ -39,22 +38,7 @@ def answered(rows: list[tuple[Question, Found]], retrieval: RetrievalSettings) -
         if found is None:
             outcomes.append(False)
             continue
-        chosen, data = found
-        scores = hand_set_scores(data, retrieval).tolist()
-        similarities = data.semantic.tolist() if data.semantic is not None else [None] * len(chosen)
-        kept = sorted(
-            (
-                (score, candidate, similarity)
-                for score, candidate, similarity in zip(scores, chosen, similarities, strict=True)
-                if score > 0 and score >= retrieval.span_threshold
-            ),
-            key=lambda item: item[0],
-            reverse=True,
-        )
-        evidence = [
-            sentence_span(c.hit.chunk, c.index, score, c.hit.score, similarity=similarity)
-            for score, c, similarity in kept[: retrieval.max_spans]
-        ]
+        evidence = best_spans(question.question, *found, retrieval.max_spans, retrieval)
         drafted, _ = answerer.answer_parts(question.question, evidence)
         shown = normalised(" ".join(sentence.text for sentence in drafted))
         outcomes.append(any(span in shown for span in map(normalised, question.spans) if span))

@@ -47,7 +47,7 @@ def word_count(text: str) -> int:
 
 # Irregular past forms of verbs policies use, to their base form: 'kept' meets 'keep', 'held'
 # meets 'hold'. Forms that are also common nouns or adjectives ('left', 'found', 'bound', 'led',
-# 'won') are left out.
+# 'won') are left out. A few derived words meet their verb too (at the end).
 _IRREGULAR = {
     form: base
     for base, forms in {
@@ -94,24 +94,16 @@ _IRREGULAR = {
         "understand": "understood",
         "withhold": "withheld",
         "write": "wrote written",
+        # A document's control fields name roles by their agent nouns ("Owner: ...",
+        # "Approver: ..."), which readers ask about with the verb ("Who owns the plan?"), and
+        # its date by the adjective ("Effective 1 March 2024." / "When did it take effect?").
+        "own": "owner owners",
+        "approve": "approver approvers",
+        "review": "reviewer reviewers",
+        "effect": "effective",
     }.items()
     for form in forms.split()
 }
-# A document's control fields name roles by their agent nouns ("Owner: ...", "Approver: ..."),
-# which readers ask about with the verb: "Who owns the plan?", "Who approves exceptions?"; and
-# its date by the adjective.
-_IRREGULAR.update(
-    {
-        form: base
-        for base, forms in {
-            "own": "owner owners",
-            "approve": "approver approvers",
-            "review": "reviewer reviewers",
-            "effect": "effective",  # "Effective 1 March 2024." / "When did it take effect?"
-        }.items()
-        for form in forms.split()
-    }
-)
 _DOUBLING = frozenset({"ing", "ed", "edly"})
 _UNDOUBLED = frozenset("bcfgkmnprtv")  # not d: "added" is "add"
 

@@ -154,7 +154,19 @@ def select_spans(
     found = candidate_set(question, hits, embedder, settings)
     if found is None:
         return []
-    candidates, data = found
+    return best_spans(question, *found, max_spans, settings, relevance)
+
+
+def best_spans(
+    question: str,
+    candidates: Sequence[_Candidate],
+    data: Candidates,
+    max_spans: int,
+    settings: RetrievalSettings,
+    relevance: RelevanceScorer | None = None,
+) -> list[EvidenceSpan]:
+    """``select_spans`` once ``candidate_set`` has judged the candidates: a sweep of the
+    settings (scripts/sweep_span_weights.py) replays it without retrieving or embedding again."""
     weighted = weighted_scores(data, settings)
     hand_set = weighted.tolist()
     scores = (

@@ -14,12 +14,12 @@ from certiq.models import (
 from certiq.steps.find_verified_answer import remember_verified_answer
 from certiq.steps.response import (
     build_response,
+    reads_as_table,
     related_reading,
     searched_untranslated,
     shown_question,
 )
 from certiq.trust.certificate import seal_and_sign
-from certiq.trust.claims import is_statement
 
 NO_ANSWER = "The documents do not state the answer to this question."
 # Only sentences are answers; a table may hold what was asked, and saying the documents do not
@@ -61,8 +61,7 @@ def persist(state: QuestionState, deps: Deps) -> QuestionState:
     untranslated = searched_untranslated(state)
     message = None if state.answer else NOT_FOUND_AS_WRITTEN if untranslated else NO_ANSWER
     if message == NO_ANSWER and any(
-        not is_statement(passage.text)
-        for passage in related_reading(state, AnswerOutcome.NOT_STATED)
+        reads_as_table(passage.text) for passage in related_reading(state, AnswerOutcome.NOT_STATED)
     ):
         message = NO_SENTENCE_BUT_TABLE
     if state.answer and state.unanswered:

@@ -30,6 +30,11 @@ def searched_untranslated(state: QuestionState) -> bool:
     return state.translation is not None and state.translation.note is not None
 
 
+def reads_as_table(text: str) -> bool:
+    """A line that is not a sentence and is long: a table or a list read as one line."""
+    return not is_statement(text) and word_count(text) >= TABLE_WORDS
+
+
 def related_reading(state: QuestionState, outcome: AnswerOutcome) -> list[RelatedPassage]:
     """The closest passages, offered as reading when nothing states the answer.
 
@@ -45,7 +50,7 @@ def related_reading(state: QuestionState, outcome: AnswerOutcome) -> list[Relate
         span
         for span in state.evidence
         if not span.addresses_assistant
-        and (is_statement(span.text) or word_count(span.text) >= TABLE_WORDS)
+        and (is_statement(span.text) or reads_as_table(span.text))
         and (outcome is AnswerOutcome.NOT_FOUND_AS_WRITTEN or query & set(content_terms(span.text)))
     ]
     return [
