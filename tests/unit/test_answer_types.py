@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from certiq.answering.answer_types import (
+    activity_asked,
     answers_when,
     can_answer,
     kind_asked,
@@ -12,6 +13,7 @@ from certiq.answering.answer_types import (
     question_parts,
     topic,
 )
+from certiq.text import content_terms
 
 
 @pytest.mark.parametrize(
@@ -28,6 +30,10 @@ from certiq.answering.answer_types import (
         ("How many employees does Northwind have?", "Northwind is told within 24 hours.", False),
         ("How much notice is needed to end it?", "It ends with 90 days' written notice.", True),
         ("What is the fine for breaking the GDPR?", "Breaking the GDPR is serious.", False),
+        # a penalty need not be an amount: it is named by the sanction
+        ("What is the penalty for a violation?", "It may lead to dismissal.", True),
+        ("What is the penalty for a violation?", "Breaches lead to disciplinary action.", True),
+        ("What is the penalty for a violation?", "The policy is reviewed yearly.", False),
         # A duration or frequency may be stated without digits
         ("How long are backups kept?", "Backups are kept for 35 days.", True),
         ("How long are backups kept?", "Backups are kept until the contract ends.", True),
@@ -185,3 +191,19 @@ def test_a_when_question_is_answered_by_a_sentence_stating_a_time(
     question: str, sentence: str, answers: bool
 ) -> None:
     assert answers_when(question, sentence) is answers
+
+
+@pytest.mark.parametrize(
+    ("question", "activity"),
+    [
+        ("Is working from abroad allowed?", "working abroad"),
+        ("Does the policy allow bringing pets to the office?", "bringing pets office"),
+        ("Can I use ChatGPT with customer data?", "use ChatGPT customer data"),
+        ("Am I allowed to share my password?", "share password"),
+        # not a yes/no question, or not one about permission
+        ("Where can I send questions about the policy?", ""),
+        ("Does the retention policy apply to contractors?", ""),
+    ],
+)
+def test_a_permission_question_asks_about_an_activity(question: str, activity: str) -> None:
+    assert activity_asked(question) == set(content_terms(activity))

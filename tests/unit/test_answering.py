@@ -406,3 +406,39 @@ def test_asked_when_a_sentence_stating_a_time_comes_first_between_equals() -> No
     )
     # THEN the deadline comes first
     assert [s.text for s in draft][:1] == [evidence[1].text]
+
+
+def test_a_permission_question_is_answered_only_by_a_sentence_about_the_activity() -> None:
+    # GIVEN a rule that allows something else, sharing "allowed" and "policy" with the question
+    evidence = scored(
+        (
+            "Limited personal use of company devices is allowed, provided it does not "
+            "interfere with work.",
+            0.7,
+        ),
+        file_name="acceptable-use-policy.pdf",
+    )
+    # WHEN asked whether the policy allows bringing pets to the office THEN it abstains
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    assert answerer.select("Does the policy allow bringing pets to the office?", evidence) == []
+    # AND asked whether personal use of company devices is allowed, the rule answers
+    draft = answerer.select("Is personal use of company devices allowed?", evidence)
+    assert [s.text for s in draft] == [evidence[0].text]
+
+
+def test_a_penalty_is_answered_by_the_sanction_a_violation_leads_to() -> None:
+    # GIVEN the sentence naming what a violation of the policy leads to
+    evidence = scored(
+        (
+            "Violations of this policy may lead to the removal of access and to disciplinary "
+            "action, up to and including dismissal.",
+            0.6,
+        ),
+        ("Every person has their own account; sharing passwords is not allowed.", 0.5),
+        file_name="acceptable-use-policy.pdf",
+    )
+    # WHEN asked for the penalty THEN that sentence is the answer, though it states no amount
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "What is the penalty for violating the acceptable use policy?", evidence
+    )
+    assert [s.text for s in draft] == [evidence[0].text]

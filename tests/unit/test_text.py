@@ -49,10 +49,20 @@ def test_a_word_and_its_inflections_share_a_stem(word: str, stemmed: str) -> Non
         ("employee", "employees"),
         ("store", "stored", "storing", "stores"),
         ("delete", "deleted", "deletes"),
+        # a noun in -tion or -sion meets its verb
+        ("violation", "violations", "violated", "violate"),
+        ("encryption", "encrypted", "encrypts"),
+        ("deletion", "deleted"),
+        ("discussion", "discussed"),
     ],
 )
 def test_a_word_ending_in_e_shares_its_stem_with_its_inflections(forms: tuple[str, ...]) -> None:
     assert len({stem(form) for form in forms}) == 1, [stem(form) for form in forms]
+
+
+@pytest.mark.parametrize("word", ["action", "version", "mention", "session", "option"])
+def test_a_short_word_in_ion_keeps_it(word: str) -> None:
+    assert stem(word) == word
 
 
 def test_a_question_and_the_sentence_answering_it_share_their_terms() -> None:

@@ -104,6 +104,9 @@ _IRREGULAR = {
     }.items()
     for form in forms.split()
 }
+# A noun in -tion or -sion meets its verb: "violations" and "violated", "encryption" and
+# "encrypted", "deletion" and "deleted". Short words keep theirs ("action", "version").
+_NOUN_OF_VERB = re.compile(r"([a-z]{4,}[ts])ions?")
 _DOUBLING = frozenset({"ing", "ed", "edly"})
 _UNDOUBLED = frozenset("bcfgkmnprtv")  # not d: "added" is "add"
 
@@ -120,6 +123,9 @@ def stem(word: str) -> str:
     base = _IRREGULAR.get(word)
     if base is not None:
         return stem(base)
+    noun = _NOUN_OF_VERB.fullmatch(word)
+    if noun is not None:
+        return stem(noun.group(1) + "e")
     stripped = _strip_suffix(word)
     if stripped == word and len(word) >= 4 and word.endswith("e") and not word[0].isdigit():
         return word[:-1]

@@ -23,8 +23,7 @@ from certiq.text import content_terms, numbers, stem, words
 _AMOUNT: Final = re.compile(
     r"\bhow (?:many|much)\b"
     r"|\bwhat (?:is|are|was|were) the (?:maximum|minimum|max|min|total|number|amount|"
-    r"percentage|proportion|share|rate|limit|cap|fine|fines|penalty|penalties|fee|fees|price|"
-    r"cost)\b"
+    r"percentage|proportion|share|rate|limit|cap|fine|fines|fee|fees|price|cost)\b"
     r"|\bwhat (?:percentage|proportion|number|amount)\b",
     re.IGNORECASE,
 )
@@ -121,7 +120,7 @@ _GENERIC_KINDS: Final = frozenset(
         option control change use detail part thing kind type sort information info data policy
         maximum minimum main total current average time date deadline threshold value severity
         status name address role standard requirement rule service product person people
-        individual contact
+        individual contact consequence outcome
         """.split(),
     ]
 )
@@ -171,6 +170,49 @@ def question_parts(question: str) -> list[str]:
     there is none."""
     parts = [part.strip() for part in _NEXT_PART.split(question) if part and part.strip()]
     return parts or [question]
+
+
+# A kind an answer names in other words: "What is the penalty for violating the policy?" is
+# answered by "Violations ... may lead to disciplinary action, up to and including dismissal".
+# (A penalty is not always an amount: "What is the maximum fine ...?" asks for one.)
+_SANCTIONS: Final = frozenset(
+    content_terms(
+        "penalty penalties sanction sanctions punishment punished disciplinary discipline "
+        "dismissal dismissed termination terminated suspension suspended fine fines fined "
+        "prosecution prosecuted"
+    )
+)
+_NAMED_BY: Final = {kind: _SANCTIONS for kind in content_terms("penalty sanction punishment")}
+
+
+def names_kind(kind: str, sentence: str) -> bool:
+    """The sentence names the kind of thing asked for, in its word or one that names it."""
+    return not _NAMED_BY.get(kind, frozenset((kind,))).isdisjoint(content_terms(sentence))
+
+
+# A yes/no question asking whether something is allowed: "Is working from abroad allowed?",
+# "Can I use ChatGPT with customer data?", "Does the policy allow bringing pets?".
+_YES_NO: Final = re.compile(
+    r"^\W*(?:is|are|am|can|could|may|might|does|do|must|should|will|would|shall)\b", re.I
+)
+_PERMISSION: Final = re.compile(
+    r"\b(?:allow|allows|allowed|permit|permits|permitted|can|could|may|forbidden|prohibited|"
+    r"banned|ok|okay)\b",
+    re.I,
+)
+_PERMISSION_TERMS: Final = frozenset(
+    content_terms("allow allowed permit permitted forbidden prohibited banned ok okay policy")
+)
+
+
+def activity_asked(question: str) -> set[str]:
+    """The terms of what a yes/no permission question asks may be done ("working from abroad":
+    work, abroad), or none when it is not one. An answer must be about that activity: the rule
+    allowing "limited personal use of company devices ... [that does not] interfere with work"
+    says nothing of working abroad."""
+    if _YES_NO.search(question) is None or _PERMISSION.search(question) is None:
+        return set()
+    return set(content_terms(question)) - _PERMISSION_TERMS
 
 
 def kind_asked(question: str) -> str | None:
@@ -281,7 +323,7 @@ def can_answer(question: str, sentence: str) -> bool:
     employees") the sentence does not name, or for a kind of thing ("which provider", "who is
     the CEO") the sentence does not name; True otherwise (nothing is known against it)."""
     kind = kind_asked(question)
-    if kind is not None and kind not in content_terms(sentence):
+    if kind is not None and not names_kind(kind, sentence):
         return False
     if asks_for_amount(question):
         counted = counted_kind(question)

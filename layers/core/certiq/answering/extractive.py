@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from certiq.answering.answer_types import (
+    activity_asked,
     answers_when,
     asks_for_a_quantity,
     asks_who,
@@ -97,10 +98,11 @@ class ExtractiveAnswerer:
         when it scores min_relevance, then the next while each scores keep_ratio of the best and
         holds as many of the question's terms as the first (the question is answered; more
         would be padding), near-duplicates merged. A sentence holding less than min_overlap of
-        the question's terms (half or less of what it is about, when it asks for a quantity) is
-        passed over, and so is one whose cosine with the question is below min_similarity unless
-        its own words hold more than half of the question's: "What is the dress code in the
-        office?" is not answered by "CCTV footage from the Leeds office is overwritten after 30
+        the question's terms (half or less of what it is about, when it asks for a quantity;
+        none of what is asked about, when it asks whether something is allowed) is passed over,
+        and so is one whose cosine with the question is below min_similarity unless its own words
+        hold more than half of the question's: "What is the dress code in the office?" is not
+        answered by "CCTV footage from the Leeds office is overwritten after 30
         days" (cosine 0.12).
         Titles, headings and running headers (not statements) are never an answer, nor is a
         sentence that addresses an AI assistant (flagged at ingestion), nor one that states no
@@ -112,6 +114,7 @@ class ExtractiveAnswerer:
         query = set(content_terms(topic(question) if quantity else question))
         if not query:
             return []
+        activity = activity_asked(question)
         # Each sentence with its content terms, computed once.
         statements = [
             (span, terms)
@@ -142,6 +145,11 @@ class ExtractiveAnswerer:
             if len(held) / len(query) < min_overlap:
                 continue
             if quantity and len(held) / len(query) <= QUANTITY_OVERLAP:
+                continue
+            # Asked whether something may be done, the answer is about doing it: a sentence
+            # holding none of what is asked about ("bringing pets to the office") is no answer,
+            # whatever it allows.
+            if activity and not held & activity:
                 continue
             # A later sentence holding fewer of the question's terms than the first is about
             # something else: padding, not more of the answer. Asked for a quantity, it must
