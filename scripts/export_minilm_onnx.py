@@ -65,17 +65,18 @@ QUANTIZED_OPS = ["MatMul", "Attention", "EmbedLayerNormalization"]
 
 
 class TokenEncoder(nn.Module):
-    """all-MiniLM-L6-v2's encoder over the verifier's modules, as BertModel computes it."""
+    """all-MiniLM-L6-v2's encoder over the verifier's modules, as BertModel computes it: token
+    types 0 (one sentence) unless given (a pair, for a cross-encoder)."""
 
     def __init__(self, bert: CrossEncoder):
         super().__init__()
         self.bert = bert
 
-    def forward(self, ids: Tensor, mask: Tensor) -> Tensor:
+    def forward(self, ids: Tensor, mask: Tensor, types: Tensor | None = None) -> Tensor:
         bert = self.bert
         batch, length = ids.shape
         positions = torch.arange(length).unsqueeze(0)
-        segments = bert.token_type(torch.zeros_like(ids))
+        segments = bert.token_type(torch.zeros_like(ids) if types is None else types)
         x = bert.ln(bert.word(ids) + bert.position(positions) + segments)
         # BertModel's extended mask: 0 where a key is a token, -10000 where it is padding.
         padding = (1.0 - mask[:, None, None, :].to(torch.float32)) * -10000.0

@@ -168,11 +168,13 @@ class CrossEncoder(nn.Module):
                     )
         return names
 
-    def load_base(self, folder: Path) -> None:
+    def load_base(self, folder: Path, *, with_classifier: bool = False) -> None:
+        """The checkpoint's weights; its classifier too when ``with_classifier`` (a trained
+        model's, not the base encoder's)."""
         weights = load_file(str(folder / "model.safetensors"))
         state = self.state_dict()
         for mine, theirs in self.checkpoint_names().items():
-            if mine.startswith("classifier."):
+            if mine.startswith("classifier.") and not with_classifier:
                 continue  # new: initialised by the seed
             state[mine] = torch.from_numpy(np.asarray(weights[theirs], dtype=np.float32))
         self.load_state_dict(state)

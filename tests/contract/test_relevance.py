@@ -1,4 +1,5 @@
-"""The RelevanceScorer port on its adapter: certiq's relevance model (models/relevance), numpy."""
+"""The RelevanceScorer port on its adapter: certiq's relevance model (models/relevance), on
+onnxruntime and in numpy."""
 
 from __future__ import annotations
 
@@ -24,9 +25,9 @@ UNRELATED = [
 ]
 
 
-@pytest.fixture(scope="module")
-def shipped() -> CrossEncoderRelevance:
-    return CrossEncoderRelevance(SHIPPED_MODEL_DIR)
+@pytest.fixture(scope="module", params=["onnxruntime", "numpy"])
+def shipped(request: pytest.FixtureRequest) -> CrossEncoderRelevance:
+    return CrossEncoderRelevance(SHIPPED_MODEL_DIR, runtime=request.param)
 
 
 def test_one_probability_per_sentence_in_order(shipped: CrossEncoderRelevance) -> None:

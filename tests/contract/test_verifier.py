@@ -1,6 +1,6 @@
 """The Verifier and ClaimSplitter ports, on every adapter: lexical (both shipped models), the
-LLM judge over each provider (HTTP fake), the local NLI model (certiq's shipped one and a
-generated one), rules and LLM splits."""
+LLM judge over each provider (HTTP fake), the local NLI model (certiq's shipped one on each
+runtime, and a generated one), rules and LLM splits."""
 
 from __future__ import annotations
 
@@ -59,7 +59,8 @@ VERIFIERS: dict[str, Callable[[Path, ProviderServer], Verifier]] = {
     "llm-anthropic": lambda tmp, server: LlmJudgeVerifier(structured_model("anthropic", server)),
     "llm-openai": lambda tmp, server: LlmJudgeVerifier(structured_model("openai", server)),
     "nli": lambda tmp, server: NliVerifier(write_model(tmp / "nli")),
-    "nli-shipped": lambda tmp, server: NliVerifier(),
+    "nli-shipped": lambda tmp, server: NliVerifier(),  # on onnxruntime
+    "nli-shipped-numpy": lambda tmp, server: NliVerifier(runtime="numpy"),
 }
 SPLITTERS: dict[str, Callable[[ProviderServer], ClaimSplitter]] = {
     "rules": lambda server: RuleSplitter(),

@@ -97,3 +97,5 @@ def test_eval_verify_scores_two_way_pairs_with_the_default_model(tmp_path: Path)
     assert "2 pairs, verifier nli:certiq-verifier-minilm-v1" in result.output
     assert "balanced accuracy         1.0000" in result.output
     assert "pairs/s" in result.output
+    # AND it says where the model ran: onnxruntime, installed here
+    assert "runtime                   onnxruntime" in result.output

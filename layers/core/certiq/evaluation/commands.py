@@ -67,6 +67,7 @@ def eval_retrieval_command(
 def eval_verify_command(pairs: Path, as_json: bool) -> None:
     """Balanced accuracy, false-certification rate and supported recall of the verifier
     chosen in settings (CERTIQ_VERIFICATION__*)."""
+    from certiq.adapters.local.nli import NliVerifier
     from certiq.bootstrap import build_verifier
     from certiq.config import Settings
     from certiq.evaluation.verification import read_pairs, score_pairs
@@ -85,3 +86,5 @@ def eval_verify_command(pairs: Path, as_json: bool) -> None:
     click.echo(f"  false-certification rate  {report.false_certification_rate:.4f}")
     click.echo(f"  supported recall          {report.supported_recall:.4f}")
     click.echo(f"  pairs/s                   {report.pairs_per_s:.1f}")
+    if isinstance(verifier, NliVerifier):
+        click.echo(f"  runtime                   {verifier.runtime}")

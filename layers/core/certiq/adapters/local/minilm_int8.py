@@ -121,16 +121,9 @@ def _load(model_file: Path, threads: int) -> _Session:
         )
     import onnxruntime
 
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
-    # Threads that wait rather than spin: spinning ones take the core other work needs.
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    options.log_severity_level = 3  # errors only
     try:
         session = onnxruntime.InferenceSession(
-            str(model_file), options, providers=["CPUExecutionProvider"]
+            str(model_file), session_options(threads), providers=["CPUExecutionProvider"]
         )
     except Exception as error:  # onnxruntime's own errors: a damaged file, too old a version
         raise ModelUnavailable(
@@ -141,3 +134,18 @@ def _load(model_file: Path, threads: int) -> _Session:
         raise ModelUnavailable(f"{model_file} takes {names}, not {INPUTS}: it is not this model")
     folder = model_folder(None)  # the packaged model's tokenizer: the graph is of its weights
     return _Session(tokenizer=load_tokenizer(folder, read_config(folder)), session=session)
+
+
+def session_options(threads: int) -> Any:
+    """The onnxruntime options certiq's local models run with (onnxruntime.SessionOptions):
+    ``threads`` intra-op threads, one call at a time, errors only logged."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+    # Threads that wait rather than spin: spinning ones take the core other work needs.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.log_severity_level = 3  # errors only
+    return options

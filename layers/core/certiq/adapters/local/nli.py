@@ -1,4 +1,5 @@
-"""A local NLI cross-encoder as the Verifier, run in numpy: certiq's own model by default.
+"""A local NLI cross-encoder as the Verifier: certiq's own model by default, on onnxruntime
+when it is installed, else in numpy (certiq.adapters.local.cross_encoder: the same scores).
 
 certiq ships its verifier model in certiq/trust/verifier_model (a cross-encoder fine-tuned from
 all-MiniLM-L6-v2 by scripts/train_verifier.py; MODEL_CARD.md there says on what and how well);
@@ -19,6 +20,7 @@ from typing import Final
 from certiq.adapters.local.cross_encoder import (
     CrossEncoder,
     CrossEncoderUnavailable,
+    Runtime,
     load_cross_encoder,
     model_name,
     read_config,
@@ -51,9 +53,9 @@ class _Loaded:
     contradict: int
 
 
-def load(model_dir: Path) -> _Loaded:
+def load(model_dir: Path, runtime: Runtime = "auto") -> _Loaded:
     try:
-        classifier = load_cross_encoder(model_dir, SETTING)
+        classifier = load_cross_encoder(model_dir, SETTING, runtime=runtime)
     except CrossEncoderUnavailable as error:
         raise NliModelUnavailable(f"the NLI verifier cannot load: {error}") from error
     entail = classifier.label_index("entail")
@@ -90,9 +92,9 @@ class NliVerifier:
     the render policy asks it for every candidate citation of a claim at once.
     """
 
-    def __init__(self, model_dir: Path = SHIPPED_MODEL_DIR) -> None:
+    def __init__(self, model_dir: Path = SHIPPED_MODEL_DIR, runtime: Runtime = "auto") -> None:
         self._model_dir = model_dir
-        self._model = LoadedOnce(lambda: load(self._model_dir))
+        self._model = LoadedOnce(lambda: load(self._model_dir, runtime))
         # The guard rules decide quoted claims (every offline answer's) without the weights, so
         # the encoder is loaded only when a claim needs it.
         self._calibration = LoadedOnce(lambda: calibration_of(self._model_dir))
@@ -105,6 +107,11 @@ class NliVerifier:
     def check(self) -> None:
         """Loads the model now: raises NliModelUnavailable naming what is missing."""
         self._model.get()
+
+    @property
+    def runtime(self) -> str:
+        """Where the encoder runs, onnxruntime or numpy (loads the model)."""
+        return self._model.get().classifier.runtime
 
     def assess(self, claim: str, evidence: Sequence[str]) -> Support:
         return self.assess_many(claim, [evidence])[0]

@@ -1,4 +1,5 @@
-"""certiq's relevance model as the RelevanceScorer, run in numpy.
+"""certiq's relevance model as the RelevanceScorer, on onnxruntime when it is installed, else in
+numpy (certiq.adapters.local.cross_encoder: the same scores).
 
 A cross-encoder (sentence, question) -> not_relevant / relevant, fine-tuned from
 all-MiniLM-L6-v2 on PolicyQA questions and SciFact claims (scripts/train_relevance.py; model
@@ -16,6 +17,7 @@ from typing import Final
 from certiq.adapters.local.cross_encoder import (
     CrossEncoder,
     CrossEncoderUnavailable,
+    Runtime,
     load_cross_encoder,
     missing_requirements,
     model_name,
@@ -32,8 +34,8 @@ MAX_LENGTH: Final = 128
 __all__ = ["SETTING", "SHIPPED_MODEL_DIR", "CrossEncoderRelevance", "missing_requirements"]
 
 
-def _load(model_dir: Path) -> tuple[CrossEncoder, int]:
-    model = load_cross_encoder(model_dir, SETTING, MAX_LENGTH)
+def _load(model_dir: Path, runtime: Runtime) -> tuple[CrossEncoder, int]:
+    model = load_cross_encoder(model_dir, SETTING, MAX_LENGTH, runtime)
     relevant = model.label_index("relevant")
     if relevant is None:
         raise CrossEncoderUnavailable(
@@ -46,9 +48,9 @@ def _load(model_dir: Path) -> tuple[CrossEncoder, int]:
 class CrossEncoderRelevance:
     """Implements RelevanceScorer: P(relevant) of each (sentence, question), loaded on first use."""
 
-    def __init__(self, model_dir: Path = SHIPPED_MODEL_DIR) -> None:
+    def __init__(self, model_dir: Path = SHIPPED_MODEL_DIR, runtime: Runtime = "auto") -> None:
         self._model_dir = model_dir
-        self._model = LoadedOnce(lambda: _load(self._model_dir))
+        self._model = LoadedOnce(lambda: _load(self._model_dir, runtime))
 
     @property
     def name(self) -> str:
