@@ -38,8 +38,9 @@ def test_ask_twice_then_a_follow_up(tmp_path: Path, make_pdf: MakePdf) -> None:
     assert "Reused: the verified answer to" in second.output
 
     # WHEN a follow-up is asked in a conversation THEN the query it was searched as is shown
-    run(home, "ask", "Where are backups of customer data stored?", "--conversation", "c1")
+    # (not "stored": it means kept, and the query would be the question asked above, reused)
+    run(home, "ask", "Where are backups of customer data located?", "--conversation", "c1")
     follow_up = run(home, "ask", "How long are they kept?", "--conversation", "c1")
-    assert "Searched as: How long are they kept? backups customer data stored  (rules)" in (
+    assert "Searched as: How long are they kept? backups customer data located  (rules)" in (
         follow_up.output
     )

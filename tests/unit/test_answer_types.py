@@ -5,9 +5,13 @@ from __future__ import annotations
 import pytest
 
 from certiq.answering.answer_types import (
+    about_another,
     activity_asked,
     answers_when,
+    answers_where,
+    asks_what_it_is,
     can_answer,
+    defined_term,
     kind_asked,
     names_someone,
     question_parts,
@@ -74,6 +78,11 @@ from certiq.text import content_terms
         # "what time" asks for a time of day
         ("What time do deletion jobs start?", "Deletion jobs start at 02:00 UTC.", True),
         ("What time do deletion jobs start?", "Deletion jobs run every night.", False),
+        # "what is a X" asks for a definition, which need not repeat X's kind
+        ("What is a SEV2 incident?", "SEV2: suspected breach, or degradation.", True),
+        # a sentence naming another of what the question names is no answer
+        ("Who manages the Manchester office?", "The Leeds office is run by Ann.", False),
+        ("Who manages the Leeds office?", "The Leeds office is run by Ann.", True),
         # Other questions ask for no particular kind
         ("Who approves a legal hold?", "The General Counsel approves it.", True),
         ("Where is customer data stored?", "Customer data is stored in Frankfurt.", True),
@@ -207,3 +216,68 @@ def test_a_when_question_is_answered_by_a_sentence_stating_a_time(
 )
 def test_a_permission_question_asks_about_an_activity(question: str, activity: str) -> None:
     assert activity_asked(question) == set(content_terms(activity))
+
+
+@pytest.mark.parametrize(
+    ("asked", "sentence", "another"),
+    [
+        ("are visitor logs kept", "Application and security logs are retained.", True),
+        ("are application logs kept", "Application and security logs are retained.", False),
+        ("do we keep logs", "Application and security logs are retained.", False),
+        ("is customer data kept", "Backups of customer data are kept for 35 days.", False),
+        # a word before the noun that is no word of a name ("this plan") names nothing else
+        ("is the incident response plan tested", "This plan is tested twice a year.", False),
+    ],
+)
+def test_a_sentence_about_another_of_the_thing_asked_about(
+    asked: str, sentence: str, another: bool
+) -> None:
+    assert about_another(asked, sentence) is another
+
+
+def test_only_a_capitalised_word_names_another_when_names_only() -> None:
+    leeds = "CCTV footage from the Leeds office is overwritten after 30 days."
+    assert about_another("Who runs the Manchester office?", leeds, names_only=True)
+    assert not about_another("Who runs the main office?", leeds, names_only=True)
+    assert about_another("Who runs the main office?", leeds)
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        ("What is the difference between SEV1 and SEV2?", ["What is SEV1?", "What is SEV2?"]),
+        (
+            "What are the differences between a SEV2 and a SEV3 incident?",
+            ["What is SEV2?", "What is SEV3 incident?"],
+        ),
+    ],
+)
+def test_a_difference_is_asked_as_what_each_is(question: str, parts: list[str]) -> None:
+    assert question_parts(question) == parts
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("What is SEV1?", True),
+        ("What is a SEV2 incident?", True),
+        ("What counts as a SEV1 incident?", True),
+        ("What does SEV3 mean?", True),
+        ("What is the SEV1 acknowledgement time?", False),
+        ("What is the retention period for invoices?", False),
+    ],
+)
+def test_a_question_asks_what_something_is(question: str, asks: bool) -> None:
+    assert asks_what_it_is(question) is asks
+
+
+def test_a_definition_line_names_the_term_it_defines() -> None:
+    assert defined_term("SEV1: confirmed breach of customer data.") == "SEV1"
+    assert defined_term("Backups are kept for 35 days.") is None
+
+
+def test_a_where_question_is_answered_by_a_sentence_stating_a_place() -> None:
+    question = "Where must customer data not be stored?"
+    assert answers_where(question, "Do not store customer data in personal cloud storage.")
+    assert not answers_where(question, "Customer data is kept for 35 days and then deleted.")
+    assert not answers_where("How long is data kept?", "Data is kept in Frankfurt.")

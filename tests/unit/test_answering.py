@@ -442,3 +442,52 @@ def test_a_penalty_is_answered_by_the_sanction_a_violation_leads_to() -> None:
         "What is the penalty for violating the acceptable use policy?", evidence
     )
     assert [s.text for s in draft] == [evidence[0].text]
+
+
+def test_asked_what_something_is_the_line_defining_it_is_the_answer() -> None:
+    # GIVEN a sentence mentioning SEV1 scored above the line that defines it
+    evidence = scored(
+        ("A post-incident review is held after every SEV1 and SEV2 incident.", 0.7),
+        ("SEV1: confirmed breach of customer data, or a full outage.", 0.5),
+        ("SEV2: suspected breach, or degradation affecting customers.", 0.45),
+        file_name="incident-response-plan.pdf",
+    )
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN asked what counts as a SEV1 incident THEN the definition alone answers
+    draft = answerer.select("What counts as a SEV1 incident?", evidence)
+    assert [s.text for s in draft] == [evidence[1].text]
+    # AND asked the difference between SEV1 and SEV2, both definitions do
+    draft = answerer.select("What is the difference between SEV1 and SEV2?", evidence)
+    assert [s.text for s in draft] == [evidence[1].text, evidence[2].text]
+
+
+def test_a_sentence_about_the_document_is_read_with_its_file_name() -> None:
+    # GIVEN "It covers ...", far from the question in MiniLM's space, in the plan asked about
+    [span] = scored(
+        (
+            "It covers every system that stores customer data, and every employee and "
+            "contractor with access to those systems.",
+            0.5,
+        ),
+        file_name="incident-response-plan.pdf",
+    )
+    evidence = [span.model_copy(update={"similarity": 0.23})]
+    # WHEN asked whether contractors are covered by the plan THEN it answers
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "Are contractors covered by the incident response plan?", evidence
+    )
+    assert [s.text for s in draft] == [span.text]
+
+
+def test_how_long_one_thing_is_kept_is_not_answered_by_how_long_another_is() -> None:
+    # GIVEN the retention of application and security logs
+    evidence = scored(
+        ("Application and security logs are retained for 13 months.", 0.7),
+        file_name="data-retention-policy.pdf",
+    )
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN asked about visitor logs THEN it abstains; asked about logs, or application logs,
+    # it answers
+    assert answerer.select("How long are visitor logs kept?", evidence) == []
+    for question in ("How long do we keep logs?", "How long are application logs kept?"):
+        assert [s.text for s in answerer.select(question, evidence)] == [evidence[0].text]

@@ -14,7 +14,7 @@ from tests.fakes import HashingEmbedder, PinnedRelevance, make_chunk
 
 QUESTION = "How long are backups of customer data kept?"
 ANSWER = "Backups of customer data are kept for 35 days"
-PARAPHRASE = "Archived client records are retained for five weeks"  # no word of the question
+PARAPHRASE = "Archived client records are destroyed after five weeks"  # no word of the question
 RETENTION = make_chunk(
     f"Logs are rotated weekly. {ANSWER}. {PARAPHRASE}. Staff badges expire yearly",
     doc_id="retention",

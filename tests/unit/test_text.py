@@ -17,6 +17,14 @@ from certiq.text import content_terms, stem
         ("held", "hold"),
         ("made", stem("make")),
         ("paid", "pay"),
+        # keeping is retaining and storing
+        ("retained", "keep"),
+        ("stored", "keep"),
+        # a noun in -ment meets its verb, but for words whose -ment is no suffix
+        ("acknowledgement", stem("acknowledged")),
+        ("payments", "pay"),
+        ("implement", stem("implemented")),
+        ("document", stem("documents")),
         # -ied and -ies meet their verb; a verb ending in -ply is no adverb
         ("notified", "notify"),
         ("applied", "apply"),

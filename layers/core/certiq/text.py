@@ -71,7 +71,9 @@ _IRREGULAR = {
         "grow": "grew grown",
         "hide": "hid hidden",
         "hold": "held",
-        "keep": "kept",
+        # "How long do we keep logs?" is answered by "logs are retained for 13 months", "How
+        # long are backups stored?" by "Backups ... are kept for 35 days".
+        "keep": "kept retain retains retained retaining store stores stored storing",
         "know": "knew known",
         "lend": "lent",
         "lose": "lost",
@@ -107,6 +109,15 @@ _IRREGULAR = {
 # A noun in -tion or -sion meets its verb: "violations" and "violated", "encryption" and
 # "encrypted", "deletion" and "deleted". Short words keep theirs ("action", "version").
 _NOUN_OF_VERB = re.compile(r"([a-z]{4,}[ts])ions?")
+# So does one in -ment: "acknowledgement" and "acknowledge", "payment" and "paid". Not the words
+# whose -ment is no suffix, or a verb's own ending ("implement", "document").
+_NOUN_IN_MENT = re.compile(r"([a-z]{3,})ments?")
+_MENT_WORDS = frozenset(
+    """
+    implement supplement complement document comment element moment segment cement garment
+    lament ferment torment augment fragment sediment compartment apartment pigment figment
+    """.split()
+)
 _DOUBLING = frozenset({"ing", "ed", "edly"})
 _UNDOUBLED = frozenset("bcfgkmnprtv")  # not d: "added" is "add"
 
@@ -126,6 +137,9 @@ def stem(word: str) -> str:
     noun = _NOUN_OF_VERB.fullmatch(word)
     if noun is not None:
         return stem(noun.group(1) + "e")
+    noun = _NOUN_IN_MENT.fullmatch(word)
+    if noun is not None and noun.group(1) + "ment" not in _MENT_WORDS:
+        return stem(noun.group(1))
     stripped = _strip_suffix(word)
     if stripped == word and len(word) >= 4 and word.endswith("e") and not word[0].isdigit():
         return word[:-1]

@@ -14,10 +14,11 @@ rules were written from the demo's questions, not fitted on PolicyQA.
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Final
 
-from certiq.text import content_terms, numbers, stem, words
+from certiq.text import STOPWORDS, content_terms, numbers, stem, words
 
 # Asking for an amount: only a sentence with a number (or a number word) can answer.
 _AMOUNT: Final = re.compile(
@@ -120,7 +121,7 @@ _GENERIC_KINDS: Final = frozenset(
         option control change use detail part thing kind type sort information info data policy
         maximum minimum main total current average time date deadline threshold value severity
         status name address role standard requirement rule service product person people
-        individual contact consequence outcome
+        individual contact consequence outcome difference
         """.split(),
     ]
 )
@@ -165,11 +166,49 @@ _NEXT_PART: Final = re.compile(
 )
 
 
+# "What is the difference between SEV1 and SEV2?" asks what each is.
+_DIFFERENCE: Final = re.compile(
+    r"\bdifferences?\s+between\s+(?:an?\s+|the\s+)?(.+?)\s+and\s+(?:an?\s+|the\s+)?"
+    r"(.+?)\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+
+
 def question_parts(question: str) -> list[str]:
-    """The question cut where "and"/"but" (or ";") starts a new wh- question; one part when
-    there is none."""
+    """The question cut where "and"/"but" (or ";") starts a new wh- question, or, asked the
+    difference between two things, what each is; one part when there is neither."""
+    difference = _DIFFERENCE.search(question)
+    if difference is not None:
+        return [f"What is {difference.group(1)}?", f"What is {difference.group(2)}?"]
     parts = [part.strip() for part in _NEXT_PART.split(question) if part and part.strip()]
     return parts or [question]
+
+
+# Asking what something is: "What is SEV1?", "What is a SEV2 incident?", "What counts as a SEV1
+# incident?", "What does SEV3 mean?".
+_WHAT_IS: Final = re.compile(
+    r"^\W*(?:what\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?=\S+\s*(?:\w+\s*)?\W*$)"
+    r"|what\s+counts\s+as|what\s+does\s+\S+\s+mean|define)\b",
+    re.IGNORECASE,
+)
+# A definition: a term of one to three words, a colon, what it is ("SEV1: confirmed breach of
+# customer data, or a full outage of the production platform.").
+_DEFINITION: Final = re.compile(r"^([A-Z][\w-]*(?:\s+[\w-]+){0,2}):\s+\S")
+
+
+# "What is a X?" asks for a definition, which need not repeat X's kind; "What is the liability
+# cap?" asks for a cap.
+_WHAT_IS_A: Final = re.compile(r"^\W*what\s+(?:is|are)\s+an?\s+", re.IGNORECASE)
+
+
+def asks_what_it_is(question: str) -> bool:
+    return _WHAT_IS.search(question) is not None
+
+
+def defined_term(sentence: str) -> str | None:
+    """The term a definition line defines ("SEV1" for "SEV1: confirmed breach ..."), or None."""
+    match = _DEFINITION.match(sentence.strip())
+    return match.group(1) if match else None
 
 
 # A kind an answer names in other words: "What is the penalty for violating the policy?" is
@@ -215,12 +254,42 @@ def activity_asked(question: str) -> set[str]:
     return set(content_terms(question)) - _PERMISSION_TERMS
 
 
+_STOPWORD_STEMS: Final = frozenset(stem(word) for word in STOPWORDS)
+_TOKEN: Final = re.compile(r"[^\W_][\w'-]*")
+
+
+def about_another(asked: str, sentence: str, *, names_only: bool = False) -> bool:
+    """What is asked about names a thing by two words ("visitor logs", "the Manchester office")
+    and the sentence names another of its kind ("Application and security logs", "the Leeds
+    office"): the noun is there, the word before it in the question is not, and another word
+    stands before it in the sentence. What the sentence says of security logs is no answer
+    about visitor logs. ``names_only``: only a capitalised word after the first is read as
+    such a word ("Manchester"), as any question may name one."""
+    tokens = _TOKEN.findall(asked)
+    question_words = [stem(token.lower()) for token in tokens]
+    sentence_words = [stem(word) for word in words(sentence)]
+    present = set(sentence_words)
+    before: dict[str, set[str]] = {}
+    for previous, word in itertools.pairwise(sentence_words):
+        before.setdefault(word, set()).add(previous)
+    for index, (modifier, noun) in enumerate(itertools.pairwise(question_words)):
+        if names_only and (index == 0 or not tokens[index][0].isupper()):
+            continue
+        if modifier in _STOPWORD_STEMS or noun in _STOPWORD_STEMS or modifier in present:
+            continue
+        if any(word not in _STOPWORD_STEMS for word in before.get(noun, ())):
+            return True
+    return False
+
+
 def kind_asked(question: str) -> str | None:
     """The stemmed word naming the kind of thing a "which" question asks for, or None:
     "Which cloud provider hosts ...?" asks for a provider. "What X" followed by a verb, and
     "what is the X", ask the same: "What uptime does the supplier guarantee?" asks for an
     uptime, "What is the budget for security training?" for a budget; not when X holds a word
     answers do not repeat ("what is the purpose of ...")."""
+    if _WHAT_IS_A.search(question):
+        return None  # "What is a SEV2 incident?" is answered by "SEV2: suspected breach, ..."
     cue = _WHICH.search(question)
     what = cue is None
     cue = cue or _WHAT_KIND.search(question)
@@ -294,6 +363,21 @@ def answers_when(question: str, sentence: str) -> bool:
     )
 
 
+# "Where must customer data not be stored?"; not "Where can I find out when ...?" asked of a
+# time, which this reads as where too: a place is then no worse an answer.
+_ASKS_WHERE: Final = re.compile(r"^\W*where\b", re.IGNORECASE)
+# A place: a preposition of place before a word that is not a number ("in personal cloud
+# storage", "to privacy@northwind.example"; not "within 90 days").
+_PLACE: Final = re.compile(r"\b(?:in|at|on|to|from|inside|outside|into|onto)\s+(?![\d])\w", re.I)
+
+
+def answers_where(question: str, sentence: str) -> bool:
+    """The question asks where, and the sentence states a place: "Where must customer data not
+    be stored?" is better answered first by "Do not store customer data in personal cloud
+    storage ..." than by how long customer data is kept, which shares as many of its words."""
+    return _ASKS_WHERE.search(question) is not None and _PLACE.search(sentence) is not None
+
+
 def asks_for_a_quantity(question: str) -> bool:
     """An amount, a duration or a frequency."""
     return asks_for_amount(question) or asks_for_duration(question)
@@ -321,9 +405,12 @@ def can_answer(question: str, sentence: str) -> bool:
     does not state in any form (how often: "every 12 months", "twice a year", "annually"), for
     a date or a time of day and the sentence states none, for a count of things ("how many
     employees") the sentence does not name, or for a kind of thing ("which provider", "who is
-    the CEO") the sentence does not name; True otherwise (nothing is known against it)."""
+    the CEO") the sentence does not name, or when the sentence names another of the thing the
+    question names by name ("about_another"); True otherwise (nothing is known against it)."""
     kind = kind_asked(question)
     if kind is not None and not names_kind(kind, sentence):
+        return False
+    if about_another(question, sentence, names_only=True):
         return False
     if asks_for_amount(question):
         counted = counted_kind(question)

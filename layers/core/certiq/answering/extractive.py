@@ -7,14 +7,19 @@ ignores the conversation's earlier turns and calls nothing, so it costs no token
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from certiq.answering.answer_types import (
+    about_another,
     activity_asked,
     answers_when,
+    answers_where,
     asks_for_a_quantity,
+    asks_what_it_is,
     asks_who,
     can_answer,
+    defined_term,
     names_someone,
     question_parts,
     topic,
@@ -26,6 +31,9 @@ from certiq.text import content_terms, file_name_terms
 from certiq.trust.claims import field_labels, is_statement
 
 NEAR_DUPLICATE = 0.7
+_ABOUT_THE_DOCUMENT = re.compile(
+    r"(?:It|This (?:policy|plan|agreement|document|notice|standard|procedure))\b"
+)
 # A quantity answers "how many X" or "how often is X done" only in a sentence about X: one
 # holding more than half the terms of what is asked about ("How often is access reviewed?" is
 # not answered by "This policy is reviewed every 12 months"). Hand-set: PolicyQA has 9 such
@@ -83,7 +91,8 @@ class ExtractiveAnswerer:
         platform" answers "What is the severity of a full outage?" though MiniLM reads "SEV1"
         poorly (cosine 0.28). The document's file name does not count here: in
         data-retention-policy.pdf, "... can leave us unable to meet legal obligations" is no
-        answer to "What is the parental leave policy?"."""
+        answer to "What is the parental leave policy?", unless the sentence is about the
+        document itself ("It covers every employee and contractor ...")."""
         if span.similarity is None or span.similarity >= self._settings.min_similarity:
             return True
         # A header field states what its label names: "Version 1.4." answers "What version of
@@ -91,6 +100,15 @@ class ExtractiveAnswerer:
         # question in MiniLM's space (cosine 0.23).
         if any(_asks_about(label, query) for label in field_labels(span.text)):
             return True
+        # A line defining what is asked about ("SEV2: suspected breach, ..." for "What is a
+        # SEV2 incident?") is as far from a question in MiniLM's space as a field.
+        term = defined_term(span.text)
+        if term and set(content_terms(term)) <= query:
+            return True
+        # A sentence about the document itself ("It covers every system ...", "This policy
+        # applies ...") is read with its file name's words, as _held reads every sentence.
+        if _ABOUT_THE_DOCUMENT.match(span.text):
+            terms = terms | file_name_terms(span.file_name)
         return len(terms & query) > len(query) / 2
 
     def answer_part(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
@@ -134,6 +152,9 @@ class ExtractiveAnswerer:
         field = _field_answering(ranked, query)
         if field is not None:
             return [_drafted(field)]
+        definition = _definition_answering(question, ranked, query)
+        if definition is not None:
+            return [_drafted(definition)]
         floor = max(self._settings.min_relevance, self._settings.keep_ratio * ranked[0][0].score)
         min_overlap = self._settings.min_overlap
         chosen: list[tuple[EvidenceSpan, set[str]]] = []
@@ -145,6 +166,8 @@ class ExtractiveAnswerer:
             if len(held) / len(query) < min_overlap:
                 continue
             if quantity and len(held) / len(query) <= QUANTITY_OVERLAP:
+                continue
+            if quantity and about_another(topic(question), span.text):
                 continue
             # Asked whether something may be done, the answer is about doing it: a sentence
             # holding none of what is asked about ("bringing pets to the office") is no answer,
@@ -166,13 +189,14 @@ class ExtractiveAnswerer:
         # The sentence holding most of the question's terms is shown first: "Does the retention
         # policy apply to contractors?" shows "It applies to all employees, contractors and ..."
         # before "The following retention periods apply ...", which scores higher without the
-        # word asked about; between equals, asked when, one stating a time. (Stable: ties keep
-        # the score's order. Choosing by it as well, not only ordering, dropped gold spans on
-        # PolicyQA: 0.274 -> 0.265.)
+        # word asked about; between equals, asked when, one stating a time, and asked where,
+        # one stating a place. (Stable: ties keep the score's order. Choosing by it as well, not
+        # only ordering, dropped gold spans on PolicyQA: 0.274 -> 0.265.)
         chosen.sort(
             key=lambda item: (
                 len(_held(item[0], item[1], query)),
                 answers_when(question, item[0].text),
+                answers_where(question, item[0].text),
             ),
             reverse=True,
         )
@@ -185,6 +209,8 @@ def _held(span: EvidenceSpan, terms: set[str], query: set[str]) -> set[str]:
     return (terms | file_name_terms(span.file_name)) & query
 
 
+# The words asking what something is, not what it is about.
+_ASKING_WHAT = frozenset(content_terms("count counts mean means define"))
 # A field's label is asked about in other words too: an owner is who is responsible for it.
 _LABEL_SYNONYMS = {"own": frozenset(content_terms("responsible accountable charge"))}
 
@@ -217,6 +243,23 @@ def _field_answering(
         if not any(_asks_about(label, query) for label in field_labels(span.text)):
             continue
         if len(_held(span, terms, query)) >= best:
+            return span
+    return None
+
+
+def _definition_answering(
+    question: str, ranked: Sequence[tuple[EvidenceSpan, set[str]]], query: set[str]
+) -> EvidenceSpan | None:
+    """Asked what something is, the line defining it ("SEV1: confirmed breach of customer data,
+    ..." for "What counts as a SEV1 incident?"), when it holds every term of the question: it
+    is the whole answer, where sentences that merely mention SEV1 score as high. None when no
+    line defines what is asked."""
+    if not asks_what_it_is(question):
+        return None
+    asked = query - _ASKING_WHAT
+    for span, terms in ranked:
+        term = defined_term(span.text)
+        if term and set(content_terms(term)) <= asked <= _held(span, terms, query):
             return span
     return None
 
