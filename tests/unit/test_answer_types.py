@@ -225,6 +225,7 @@ def test_a_permission_question_asks_about_an_activity(question: str, activity: s
         ("are application logs kept", "Application and security logs are retained.", False),
         ("do we keep logs", "Application and security logs are retained.", False),
         ("is customer data kept", "Backups of customer data are kept for 35 days.", False),
+        ("do we keep job applicants' data", "Personal data of job applicants is deleted.", False),
         # a word before the noun that is no word of a name ("this plan") names nothing else
         ("is the incident response plan tested", "This plan is tested twice a year.", False),
     ],
@@ -240,6 +241,10 @@ def test_only_a_capitalised_word_names_another_when_names_only() -> None:
     assert about_another("Who runs the Manchester office?", leeds, names_only=True)
     assert not about_another("Who runs the main office?", leeds, names_only=True)
     assert about_another("Who runs the main office?", leeds)
+    # a capitalised subject before its verb is no name of a kind of thing
+    tracking = "We use technologies to track use of the site, including cookies."
+    assert not about_another("Does TED use cookies?", tracking, names_only=True)
+    assert not about_another("How long does TED keep my data?", "We store your name.")
 
 
 @pytest.mark.parametrize(

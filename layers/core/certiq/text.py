@@ -32,7 +32,12 @@ NEGATIONS = frozenset({"no", "not", "never", "none", "nor", "cannot", "without",
 
 def words(text: str) -> list[str]:
     """Lower-cased words, keeping numbers like 3.5 and hyphenated words whole."""
-    return [match.group(0).lower() for match in _WORD.finditer(text)]
+    return [word.lower() for word in written_words(text)]
+
+
+def written_words(text: str) -> list[str]:
+    """The words of ``words``, as written (capitals kept)."""
+    return [match.group(0) for match in _WORD.finditer(text)]
 
 
 def word_count(text: str) -> int:

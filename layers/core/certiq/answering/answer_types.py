@@ -18,7 +18,7 @@ import itertools
 import re
 from typing import Final
 
-from certiq.text import STOPWORDS, content_terms, numbers, stem, words
+from certiq.text import STOPWORDS, content_terms, numbers, stem, words, written_words
 
 # Asking for an amount: only a sentence with a number (or a number word) can answer.
 _AMOUNT: Final = re.compile(
@@ -255,7 +255,6 @@ def activity_asked(question: str) -> set[str]:
 
 
 _STOPWORD_STEMS: Final = frozenset(stem(word) for word in STOPWORDS)
-_TOKEN: Final = re.compile(r"[^\W_][\w'-]*")
 
 
 def about_another(asked: str, sentence: str, *, names_only: bool = False) -> bool:
@@ -263,9 +262,10 @@ def about_another(asked: str, sentence: str, *, names_only: bool = False) -> boo
     and the sentence names another of its kind ("Application and security logs", "the Leeds
     office"): the noun is there, the word before it in the question is not, and another word
     stands before it in the sentence. What the sentence says of security logs is no answer
-    about visitor logs. ``names_only``: only a capitalised word after the first is read as
-    such a word ("Manchester"), as any question may name one."""
-    tokens = _TOKEN.findall(asked)
+    about visitor logs. A capitalised word is such a word only after a determiner ("the
+    Manchester office", not "Does TED use cookies?"); ``names_only``: only such a word is read,
+    as any question may name one."""
+    tokens = written_words(asked)
     question_words = [stem(token.lower()) for token in tokens]
     sentence_words = [stem(word) for word in words(sentence)]
     present = set(sentence_words)
@@ -273,7 +273,12 @@ def about_another(asked: str, sentence: str, *, names_only: bool = False) -> boo
     for previous, word in itertools.pairwise(sentence_words):
         before.setdefault(word, set()).add(previous)
     for index, (modifier, noun) in enumerate(itertools.pairwise(question_words)):
-        if names_only and (index == 0 or not tokens[index][0].isupper()):
+        if tokens[index][0].isupper():
+            # A name modifies a noun after a determiner ("the Manchester office"); otherwise a
+            # capitalised word is the subject ("Does TED use cookies?").
+            if index == 0 or tokens[index - 1].lower() not in _DETERMINERS:
+                continue
+        elif names_only:
             continue
         if modifier in _STOPWORD_STEMS or noun in _STOPWORD_STEMS or modifier in present:
             continue
