@@ -114,3 +114,25 @@ def test_without_a_relevance_model_the_search_says_the_hand_set_score_ranked(
     deps = deps_with(tmp_path, embedder=None)
     result = STEPS["retrieve"](receive(QUESTION, deps), deps)
     assert result.search is not None and result.search.span_scorer == "weighted"
+
+
+def test_a_question_in_parts_gets_each_parts_best_sentences(tmp_path: Path) -> None:
+    # GIVEN a policy where sentences about the first part outnumber the one answering the second
+    settings = Settings(
+        home=tmp_path, retrieval=RetrievalSettings(mode="bm25", span_scorer="weighted", max_spans=1)
+    )
+    deps = dataclasses.replace(build_deps(settings), clock=FixedClock(), embedder=None)
+    text = (
+        "Paper invoices and invoice copies are kept for 7 years. "
+        "Scanned invoices and invoice copies are kept for 5 years. "
+        "Invoices and invoice copies are kept long after payment. "
+        "Exceptions are rare. The DPO approves exceptions."
+    )
+    deps.index.index([make_chunk(text, doc_id="policy", tenant=TENANT)])
+    question = "How long are invoices and invoice copies kept, and who approves exceptions?"
+    # WHEN evidence is retrieved for the question in two parts
+    result = STEPS["retrieve"](receive(question, deps), deps)
+    # THEN the sentence answering the second part is evidence, beside the first part's best
+    evidence = [span.text for span in result.evidence]
+    assert "The DPO approves exceptions." in evidence
+    assert len(evidence) == 2  # each part's best one

@@ -10,8 +10,9 @@ and the previous turn's cited chunks, when unchanged, are candidates again
 
 from __future__ import annotations
 
+from certiq.answering.answer_types import question_parts
 from certiq.deps import Deps
-from certiq.models import QuestionState, QuestionStatus, SearchMetadata
+from certiq.models import EvidenceSpan, QuestionState, QuestionStatus, SearchMetadata
 from certiq.retrieval.conversation import (
     Rewrite,
     earlier_evidence,
@@ -47,14 +48,22 @@ def retrieve(state: QuestionState, deps: Deps) -> QuestionState:
             rewrite.turns[-1], state.tenant, state.collection, deps.index, deps.certificates
         )
         hits, carried = merge_hits(hits, chunks)
-    spans = select_spans(
-        rewrite.query,
-        hits,
-        settings.max_spans,
-        embedder=deps.embedder,
-        settings=settings,
-        relevance=deps.relevance,
-    )
+    # A question in parts ("How long are invoices kept and who owns the retention policy?")
+    # gets each part's best sentences: chosen for the whole, the owner's sentences lost every
+    # place to the invoices'.
+    chosen: dict[str, EvidenceSpan] = {}
+    for part in question_parts(rewrite.query):
+        for span in select_spans(
+            part,
+            hits,
+            settings.max_spans,
+            embedder=deps.embedder,
+            settings=settings,
+            relevance=deps.relevance,
+        ):
+            if span.span_id not in chosen or chosen[span.span_id].score < span.score:
+                chosen[span.span_id] = span
+    spans = sorted(chosen.values(), key=lambda span: span.score, reverse=True)
     search = SearchMetadata(
         query=rewrite.query,
         mode=mode,
