@@ -191,14 +191,12 @@ _WHAT_IS: Final = re.compile(
     r"|what\s+counts\s+as|what\s+does\s+\S+\s+mean|define)\b",
     re.IGNORECASE,
 )
-# A definition: a term of one to three words, a colon, what it is ("SEV1: confirmed breach of
-# customer data, or a full outage of the production platform.").
-_DEFINITION: Final = re.compile(r"^([A-Z][\w-]*(?:\s+[\w-]+){0,2}):\s+\S")
-
-
 # "What is a X?" asks for a definition, which need not repeat X's kind; "What is the liability
 # cap?" asks for a cap.
 _WHAT_IS_A: Final = re.compile(r"^\W*what\s+(?:is|are)\s+an?\s+", re.IGNORECASE)
+# A definition: a term of one to three words, a colon, what it is ("SEV1: confirmed breach of
+# customer data, or a full outage of the production platform.").
+_DEFINITION: Final = re.compile(r"^([A-Z][\w-]*(?:\s+[\w-]+){0,2}):\s+\S")
 
 
 def asks_what_it_is(question: str) -> bool:
