@@ -505,3 +505,18 @@ def test_what_is_done_with_a_document_is_not_answered_by_its_name_alone() -> Non
     # AND asked how often employees confirm it, the sentence answers
     draft = answerer.select("How often do employees confirm the acceptable use policy?", evidence)
     assert [s.text for s in draft] == [evidence[0].text]
+
+
+def test_a_question_or_a_pointer_elsewhere_is_never_an_answer() -> None:
+    # GIVEN a heading written as a question, two pointers to other sections, and a sentence
+    evidence = scored(
+        ("What information do we collect about you?", 0.9),
+        ('See "How Do We Share Your Personal Information?"', 0.85),
+        ("For more information about the information we collect, see the Terms of Use.", 0.8),
+        ("We collect your name, email address and billing information.", 0.7),
+    )
+    # WHEN asked what information is collected THEN only the sentence stating it answers
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "What information do you collect about me?", evidence
+    )
+    assert [s.text for s in draft] == [evidence[3].text]

@@ -429,5 +429,7 @@ def can_answer(question: str, sentence: str) -> bool:
     if _FREQUENCY.search(question):
         return _FREQUENCY_WORDS.search(sentence) is not None
     if asks_for_duration(question):
-        return bool(numbers(sentence)) or _DURATION_WORDS.search(sentence) is not None
+        # A number alone is no duration: "children under the age of 13" says nothing of how
+        # long anything is kept.
+        return _DURATION_WORDS.search(sentence) is not None
     return True

@@ -31,6 +31,15 @@ from certiq.text import content_terms, file_name_terms
 from certiq.trust.claims import field_labels, is_statement
 
 NEAR_DUPLICATE = 0.7
+# A question, or a pointer to another part of the document, states nothing itself: "What
+# information do we collect?" (a heading written as a question), 'See "How Do We Share Your
+# Personal Information?"', "For more information, see the TED.com Terms of Use."
+_STATES_NOTHING = re.compile(
+    r"^\W*(?:see|please (?:see|refer to|read))\b"
+    r"|^\W*for (?:more|further) (?:information|details)\b[^.]*\b(?:see|refer to|visit|read)\b"
+    r"|\?\W*$",
+    re.IGNORECASE,
+)
 _ABOUT_THE_DOCUMENT = re.compile(
     r"(?:It|This (?:policy|plan|agreement|document|notice|standard|procedure))\b"
 )
@@ -123,10 +132,11 @@ class ExtractiveAnswerer:
         answered by "CCTV footage from the Leeds office is overwritten after 30
         days" (cosine 0.12).
         Titles, headings and running headers (not statements) are never an answer, nor is a
-        sentence that addresses an AI assistant (flagged at ingestion), nor one that states no
-        quantity when the question asks for one or does not name the kind of thing a "which X"
-        (or "what X does") question asks for; a "who" question is answered by sentences naming
-        someone when any does (certiq.answering.answer_types). None: abstain.
+        question, a pointer elsewhere ("See ..."), a sentence that addresses an AI assistant
+        (flagged at ingestion), or one that states no quantity when the question asks for one
+        or does not name the kind of thing a "which X" (or "what X does") question asks for; a
+        "who" question is answered by sentences naming someone when any does
+        (certiq.answering.answer_types). None: abstain.
         """
         quantity = asks_for_a_quantity(question)
         query = set(content_terms(topic(question) if quantity else question))
@@ -138,6 +148,7 @@ class ExtractiveAnswerer:
             (span, terms)
             for span in evidence
             if is_statement(span.text)
+            and not _STATES_NOTHING.search(span.text)
             and not span.addresses_assistant
             and can_answer(question, span.text)
             and _not_another_field(span.text, query)
