@@ -52,7 +52,8 @@ def word_count(text: str) -> int:
 
 # Irregular past forms of verbs policies use, to their base form: 'kept' meets 'keep', 'held'
 # meets 'hold'. Forms that are also common nouns or adjectives ('left', 'found', 'bound', 'led',
-# 'won') are left out. A few derived words meet their verb too (at the end).
+# 'won') are left out. A few other words meet a verb too: synonyms of 'keep' that policies use
+# for it, and derived words (at the end).
 _IRREGULAR = {
     form: base
     for base, forms in {

@@ -120,6 +120,21 @@ class ExtractiveAnswerer:
             terms = terms | file_name_terms(span.file_name)
         return len(terms & query) > len(query) / 2
 
+    @staticmethod
+    def _about_the_quantity(
+        asked: str, span: EvidenceSpan, held: set[str], query: set[str]
+    ) -> bool:
+        """Asked for a quantity, the sentence is about what is asked: more than half of its
+        terms, nothing another of its kind ("How long are visitor logs kept?" is not answered by
+        how long application logs are), and a term beyond the document's name, which says what
+        it is about, not what is done with it ("How often is the acceptable use policy
+        reviewed?" is not answered, in acceptable-use-policy.pdf, by how often employees
+        confirm they have read it)."""
+        if len(held) / len(query) <= QUANTITY_OVERLAP or about_another(asked, span.text):
+            return False
+        beyond_name = query - file_name_terms(span.file_name)
+        return not beyond_name or bool(held & beyond_name)
+
     def answer_part(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
         """The best evidence sentences sharing question terms, most relevant first: the best one
         when it scores min_relevance, then the next while each scores keep_ratio of the best and
@@ -139,7 +154,8 @@ class ExtractiveAnswerer:
         (certiq.answering.answer_types). None: abstain.
         """
         quantity = asks_for_a_quantity(question)
-        query = set(content_terms(topic(question) if quantity else question))
+        asked = topic(question) if quantity else question
+        query = set(content_terms(asked))
         if not query:
             return []
         activity = activity_asked(question)
@@ -176,15 +192,7 @@ class ExtractiveAnswerer:
             held = _held(span, terms, query)
             if len(held) / len(query) < min_overlap:
                 continue
-            if quantity and len(held) / len(query) <= QUANTITY_OVERLAP:
-                continue
-            if quantity and about_another(topic(question), span.text):
-                continue
-            # The document's name says what it is about, not what is done with it: "How often
-            # is the acceptable use policy reviewed?" is not answered, in
-            # acceptable-use-policy.pdf, by how often employees confirm they have read it.
-            beyond_name = query - file_name_terms(span.file_name)
-            if quantity and beyond_name and not held & beyond_name:
+            if quantity and not self._about_the_quantity(asked, span, held, query):
                 continue
             # Asked whether something may be done, the answer is about doing it: a sentence
             # holding none of what is asked about ("bringing pets to the office") is no answer,
