@@ -109,13 +109,14 @@ def test_each_decision_names_the_verifier_that_made_it(verifier: Verifier) -> No
 
 
 def test_a_batch_verifier_answers_each_set_as_alone(verifier: Verifier) -> None:
-    # GIVEN a verifier that judges several evidence sets at once (the others are skipped)
+    # GIVEN a verifier that judges several (claim, evidence set) pairs at once (the others are
+    # skipped), and pairs of two claims
     if not isinstance(verifier, BatchVerifier):
         pytest.skip(f"{verifier.name} judges one evidence set at a time")
-    claim = "Backups are kept for 35 days."
-    sets = [["Backups are kept for 35 days."], [], ["Logs are kept for a year."]]
+    backups, logs = "Backups are kept for 35 days.", "Logs are kept for a year."
+    pairs = [(backups, [backups]), (backups, []), (logs, [backups]), (backups, [logs]), ("", [])]
     # WHEN asked in one batch / THEN each answer is what asking alone gives
-    for evidence, support in zip(sets, verifier.assess_many(claim, sets), strict=True):
+    for (claim, evidence), support in zip(pairs, verifier.assess_batch(pairs), strict=True):
         alone = verifier.assess(claim, evidence)
         assert support.entail == pytest.approx(alone.entail, abs=1e-4)
         assert support.contradict == pytest.approx(alone.contradict, abs=1e-4)

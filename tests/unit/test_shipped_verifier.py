@@ -58,9 +58,10 @@ def test_the_model_loads_and_judges_with_torch_impossible_to_import() -> None:
 def test_a_batch_gives_what_one_by_one_gives(verifier: NliVerifier) -> None:
     claim = "Backups are kept for 35 days."
     sets = [[BACKUPS], ["Backups are deleted after a year."], [], [BACKUPS, SENTENCE]]
-    batched = verifier.assess_many(claim, sets)
-    for evidence, support in zip(sets, batched, strict=True):
-        alone = verifier.assess(claim, evidence)
+    pairs = [(claim, evidence) for evidence in sets] + [("Backups are deleted.", [BACKUPS])]
+    batched = verifier.assess_batch(pairs)
+    for (asked, evidence), support in zip(pairs, batched, strict=True):
+        alone = verifier.assess(asked, evidence)
         assert support.entail == pytest.approx(alone.entail, abs=1e-4)
         assert support.contradict == pytest.approx(alone.contradict, abs=1e-4)
 

@@ -10,7 +10,7 @@ from certiq.config import PolicySettings
 from certiq.models import Certificate, Claim, RenderState
 from certiq.ports import Support
 from certiq.trust.certificate import check, seal_and_sign
-from certiq.trust.policy import decide, minimal_evidence, render
+from certiq.trust.policy import decide, decide_all, minimal_evidence, render
 from certiq.trust.verifier import LexicalVerifier
 from tests.fakes import EPOCH, make_citation
 
@@ -121,6 +121,53 @@ def test_decide_asks_the_verifier_once_per_evidence_set() -> None:
     decide(claim, {"C1": make_citation("Backups are kept for 35 days.")}, verifier, POLICY)
     # THEN the verifier (an LLM judge: one request each) was asked once
     assert verifier.asked == [("Backups are kept for 35 days.",)]
+
+
+class BatchCountingVerifier(CountingVerifier):
+    """The lexical verifier as a batch verifier, counting its batches."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.batches: list[list[tuple[str, tuple[str, ...]]]] = []
+
+    def assess_batch(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[Support]:
+        self.batches.append([(claim, tuple(evidence)) for claim, evidence in pairs])
+        return [self.assess(claim, evidence) for claim, evidence in pairs]
+
+
+def test_decide_all_judges_an_answers_claims_side_by_side_as_decide_does_alone() -> None:
+    # GIVEN an answer's claims: one stated, one contradicted, one needing two citations, one
+    # with nothing valid to cite, over shared citations
+    citations = {
+        c.id: c
+        for c in [
+            make_citation("Backups are kept for 35 days."),
+            make_citation("Backups are not encrypted.", cid="C2"),
+            make_citation("Logs rotate weekly.", cid="C3"),
+            make_citation("Logs are kept for a year.", cid="C4"),
+            make_citation("Logs are kept for a year.", cid="C5", valid=False),
+        ]
+    }
+    claims = [
+        Claim(id="K1", text="Backups are kept for 35 days.", citation_ids=["C3", "C1", "C2"]),
+        Claim(id="K2", text="Backups are encrypted.", citation_ids=["C2"]),
+        Claim(
+            id="K3", text="Logs rotate weekly and are kept for a year.", citation_ids=["C3", "C4"]
+        ),
+        Claim(id="K4", text="Logs are kept for a year.", citation_ids=["C5"]),
+    ]
+    verifier = BatchCountingVerifier()
+    # WHEN decided together
+    together = decide_all(claims, citations, verifier, POLICY)
+    # THEN each decision is the one it gets alone, and every round of the claims' evidence
+    # searches went to the verifier as one batch: fewer batches than claims asked about
+    assert together == [decide(claim, citations, CountingVerifier(), POLICY) for claim in claims]
+    assert [d.state for d in together[:2]] == [RenderState.VERIFIED, RenderState.BLOCKED]
+    assert together[3].reason == "no valid citation: nothing supports this claim"
+    assert len(verifier.batches) < sum(len(claim.citation_ids) for claim in claims[:3])
+    assert len({claim for claim, _ in verifier.batches[0]}) == 3
+    asked = [pair for batch in verifier.batches for pair in batch]
+    assert len(asked) == len(set(asked))  # each (claim, evidence set) asked once
 
 
 def test_render_marks_unverified_claims_or_drops_them_by_policy() -> None:

@@ -396,10 +396,13 @@ class Verifier(Protocol):
 
 @runtime_checkable
 class BatchVerifier(Verifier, Protocol):
-    """A verifier that judges one claim against several evidence sets at once (a model runs
-    them in one batch); the render policy uses it when the verifier has it."""
+    """A verifier that judges many (claim, evidence set) pairs at once (a model runs them in one
+    batch); the render policy uses it when the verifier has it, asking for every evidence set
+    that the claims of an answer need judged next."""
 
-    def assess_many(self, claim: str, evidence_sets: Sequence[Sequence[str]]) -> list[Support]: ...
+    def assess_batch(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[Support]:
+        """One Support per (claim, evidence set), in order."""
+        ...
 
 
 class ClaimSplitter(Protocol):

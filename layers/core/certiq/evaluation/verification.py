@@ -20,9 +20,12 @@ from certiq.ingestion.sentences import split_sentences
 from certiq.models import Citation, Claim, RenderState
 from certiq.ports import Verifier
 from certiq.trust.claims import compile_claims
-from certiq.trust.policy import decide
+from certiq.trust.policy import decide_all
 
 LABELS = ("entail", "contradict", "neutral", "not_entail")
+# Pairs judged side by side in `score_pairs`: as many as the claims of a typical answer, so
+# pairs/s is the rate an answer's verification runs at.
+ANSWER_CLAIMS = 8
 PREDICTED = {
     RenderState.VERIFIED: "entail",
     RenderState.BLOCKED: "contradict",
@@ -93,8 +96,17 @@ def quoting(quote: str, cid: str = "C1") -> Citation:
 
 
 def predict(pair: Pair, verifier: Verifier, policy: PolicySettings) -> str:
-    claim = Claim(id="K1", text=pair.claim, citation_ids=["C1"])
-    return PREDICTED[decide(claim, {"C1": quoting(pair.evidence)}, verifier, policy).state]
+    return predict_all([pair], verifier, policy)[0]
+
+
+def predict_all(pairs: Sequence[Pair], verifier: Verifier, policy: PolicySettings) -> list[str]:
+    """``predict`` for each pair, judged side by side as the claims of one answer are."""
+    citations = {f"C{n}": quoting(pair.evidence, f"C{n}") for n, pair in enumerate(pairs, 1)}
+    claims = [
+        Claim(id=f"K{n}", text=pair.claim, citation_ids=[f"C{n}"])
+        for n, pair in enumerate(pairs, 1)
+    ]
+    return [PREDICTED[d.state] for d in decide_all(claims, citations, verifier, policy)]
 
 
 def threshold_sweep(
@@ -112,7 +124,11 @@ def score_pairs(
     pairs: Sequence[Pair], verifier: Verifier, policy: PolicySettings
 ) -> VerificationReport:
     started = time.perf_counter()
-    predicted = [predict(pair, verifier, policy) for pair in pairs]
+    predicted = [
+        label
+        for start in range(0, len(pairs), ANSWER_CLAIMS)
+        for label in predict_all(pairs[start : start + ANSWER_CLAIMS], verifier, policy)
+    ]
     return _report(pairs, predicted, time.perf_counter() - started)
 
 
@@ -191,8 +207,7 @@ def predict_as_answered(
     claims = compile_claims([whole]) if variant.normalization else [whole]
     states = []
     kept = 0
-    for claim in claims:
-        decision = decide(claim, citations, verifier, policy)
+    for decision in decide_all(claims, citations, verifier, policy):
         states.append(decision.state)
         kept += len(decision.evidence)
     cited = len(citations) * len(claims)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from certiq.deps import Deps
 from certiq.models import QuestionState, QuestionStatus
 from certiq.trust.claims import compile_claims, quoted_whole
-from certiq.trust.policy import decide, render
+from certiq.trust.policy import decide_all, render
 
 
 def verify(state: QuestionState, deps: Deps) -> QuestionState:
@@ -32,9 +32,12 @@ def verify(state: QuestionState, deps: Deps) -> QuestionState:
         )
         for sentence in state.claims
     ]
+    compiled = compile_claims(sentences, deps.claim_splitter)
     claims = [
-        claim.model_copy(update={"decision": decide(claim, by_id, deps.verifier, policy)})
-        for claim in compile_claims(sentences, deps.claim_splitter)
+        claim.model_copy(update={"decision": decision})
+        for claim, decision in zip(
+            compiled, decide_all(compiled, by_id, deps.verifier, policy), strict=True
+        )
     ]
     return state.model_copy(
         update={

@@ -2,20 +2,48 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from itertools import groupby
+from typing import TypeVar
 
 from certiq.config import PolicySettings
 from certiq.models import Citation, Claim, Decision, RenderState, Statement
 from certiq.ports import BatchVerifier, Support, Verifier
 from certiq.trust.claims import covers
 
+T = TypeVar("T")
+# A claim's judgement written as a dialogue with the verifier: it yields the evidence sets it
+# needs judged next and is sent their supports, so that ``_judge_together`` can ask for every
+# claim's next sets in one batch (a model's throughput grows with the batch) and the search
+# reads the same whether one claim is judged or a whole answer.
+Search = Generator[list[list[str]], list[Support], T]
+
 
 def decide(
-    claim: Claim, citations: dict[str, Citation], verifier: Verifier, policy: PolicySettings
+    claim: Claim, citations: Mapping[str, Citation], verifier: Verifier, policy: PolicySettings
 ) -> Decision:
     """Judges a claim on its valid citations only, keeping the fewest that suffice as evidence."""
-    verifier = _Remembered(verifier)
+    return decide_all([claim], citations, verifier, policy)[0]
+
+
+def decide_all(
+    claims: Sequence[Claim],
+    citations: Mapping[str, Citation],
+    verifier: Verifier,
+    policy: PolicySettings,
+) -> list[Decision]:
+    """``decide`` for each claim, the claims judged side by side: each round of their evidence
+    searches goes to the verifier as one batch. The decisions are those of one claim at a time."""
+    return _judge_together(
+        [claim.text for claim in claims],
+        [_decision(claim, citations, verifier.name, policy) for claim in claims],
+        verifier,
+    )
+
+
+def _decision(
+    claim: Claim, citations: Mapping[str, Citation], verifier_name: str, policy: PolicySettings
+) -> Search[Decision]:
     usable = [
         citations[cid] for cid in claim.citation_ids if cid in citations and citations[cid].valid
     ]
@@ -25,60 +53,83 @@ def decide(
             entail=0.0,
             contradict=0.0,
             evidence=[],
-            verifier=verifier.name,
+            verifier=verifier_name,
             reason="no valid citation: nothing supports this claim",
         )
-    evidence = minimal_evidence(claim.text, usable, verifier, policy)
-    support = verifier.assess(claim.text, [citation.quote for citation in evidence])
+    evidence = yield from _minimal_evidence(usable, policy)
+    [support] = yield [[citation.quote for citation in evidence]]
     if support.contradict >= policy.tau_contradict:
         state, reason = RenderState.BLOCKED, "the cited evidence contradicts this claim"
     elif support.entail >= policy.tau_entail and evidence and support.note is None:
         state, reason = RenderState.VERIFIED, "the cited evidence states this claim"
     elif support.note is not None:
         # The verifier could not judge (a refusal, malformed output): never verified, and why.
-        state, reason = RenderState.UNVERIFIED, f"{verifier.name} could not judge: {support.note}"
+        state, reason = RenderState.UNVERIFIED, f"{verifier_name} could not judge: {support.note}"
     else:
         state, reason = (
             RenderState.UNVERIFIED,
             "the cited evidence does not state all of this claim",
         )
     if support.rationale:
-        reason = f"{reason} ({verifier.name}: {support.rationale})"
+        reason = f"{reason} ({verifier_name}: {support.rationale})"
     return Decision(
         state=state,
         entail=support.entail,
         contradict=support.contradict,
         evidence=[citation.id for citation in evidence],
-        verifier=verifier.name,
+        verifier=verifier_name,
         reason=reason,
     )
 
 
+def _judge_together(
+    claims: Sequence[str], searches: Sequence[Search[T]], verifier: Verifier
+) -> list[T]:
+    """Runs each claim's search to its end, asking the verifier for all their pending evidence
+    sets at once, each (claim, set) once: searches repeat sets (the greedy selection and the
+    final judgement), and each ask of an LLM judge is a request."""
+    remembered = _Remembered(verifier)
+    results: dict[int, T] = {}
+    asks: dict[int, list[list[str]]] = {}
+
+    def advance(index: int, supports: list[Support] | None) -> None:
+        try:
+            asks[index] = searches[index].send(supports)  # type: ignore[arg-type]
+        except StopIteration as finished:
+            asks.pop(index, None)
+            results[index] = finished.value
+
+    for index in range(len(searches)):
+        advance(index, None)
+    while asks:
+        round_ = list(asks.items())
+        supports = remembered.assess_batch(
+            [(claims[index], evidence) for index, sets in round_ for evidence in sets]
+        )
+        offset = 0
+        for index, sets in round_:
+            advance(index, supports[offset : offset + len(sets)])
+            offset += len(sets)
+    return [results[index] for index in range(len(searches))]
+
+
 class _Remembered:
-    """The verifier, asked once per evidence set within a decision: the greedy selection and the
-    final judgement repeat sets, and each ask of an LLM judge is a request. ``assess_many`` asks
-    a batch verifier for every set not asked yet at once, other verifiers one set at a time."""
+    """The verifier, asked once per (claim, evidence set); a batch verifier is asked for every
+    pair not asked yet at once, other verifiers one pair at a time."""
 
     def __init__(self, inner: Verifier) -> None:
         self._inner = inner
         self._answers: dict[tuple[str, tuple[str, ...]], Support] = {}
 
-    @property
-    def name(self) -> str:
-        return self._inner.name
-
-    def assess(self, claim: str, evidence: Sequence[str]) -> Support:
-        return self.assess_many(claim, [evidence])[0]
-
-    def assess_many(self, claim: str, evidence_sets: Sequence[Sequence[str]]) -> list[Support]:
-        keys = [(claim, tuple(evidence)) for evidence in evidence_sets]
-        missing = [key[1] for key in dict.fromkeys(keys) if key not in self._answers]
+    def assess_batch(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[Support]:
+        keys = [(claim, tuple(evidence)) for claim, evidence in pairs]
+        missing = [key for key in dict.fromkeys(keys) if key not in self._answers]
         if isinstance(self._inner, BatchVerifier) and missing:
-            answers = self._inner.assess_many(claim, missing)
+            answers = self._inner.assess_batch(missing)
         else:
-            answers = [self._inner.assess(claim, evidence) for evidence in missing]
-        for evidence, support in zip(missing, answers, strict=True):
-            self._answers[(claim, evidence)] = support
+            answers = [self._inner.assess(claim, evidence) for claim, evidence in missing]
+        for key, support in zip(missing, answers, strict=True):
+            self._answers[key] = support
         return [self._answers[key] for key in keys]
 
 
@@ -93,15 +144,17 @@ def minimal_evidence(
     tau_contradict) and does not weaken the combined support: padding adds corroboration, never
     doubt, so a claim with one supporting citation keeps one however high the minimum.
     """
-    if not isinstance(verifier, _Remembered):
-        verifier = _Remembered(verifier)
+    return _judge_together([claim], [_minimal_evidence(citations, policy)], verifier)[0]
+
+
+def _minimal_evidence(
+    citations: Sequence[Citation], policy: PolicySettings
+) -> Search[list[Citation]]:
     chosen: list[Citation] = []
     remaining = list(citations)
     best = 0.0
     while remaining:
-        supports = verifier.assess_many(
-            claim, [[c.quote for c in [*chosen, candidate]] for candidate in remaining]
-        )
+        supports = yield [[c.quote for c in [*chosen, candidate]] for candidate in remaining]
         scored = [(support.entail, c) for support, c in zip(supports, remaining, strict=True)]
         score, candidate = max(scored, key=lambda item: item[0])
         if score <= best and chosen:
@@ -113,18 +166,16 @@ def minimal_evidence(
             break
     if len(chosen) >= policy.min_evidence or not remaining:
         return chosen
-    return _pad(claim, chosen, remaining, verifier, policy)
+    return (yield from _pad(chosen, remaining, policy))
 
 
 def _pad(
-    claim: str,
-    chosen: list[Citation],
-    remaining: list[Citation],
-    verifier: _Remembered,
-    policy: PolicySettings,
-) -> list[Citation]:
-    combined = verifier.assess(claim, [c.quote for c in chosen])
-    alone = verifier.assess_many(claim, [[candidate.quote] for candidate in remaining])
+    chosen: list[Citation], remaining: list[Citation], policy: PolicySettings
+) -> Search[list[Citation]]:
+    combined, *alone = yield [
+        [c.quote for c in chosen],
+        *([candidate.quote] for candidate in remaining),
+    ]
     own = list(zip(alone, remaining, strict=True))
     own.sort(key=lambda item: item[0].entail, reverse=True)  # stable: citation order on ties
     for support, candidate in own:
@@ -132,7 +183,7 @@ def _pad(
             break
         if support.entail < policy.tau_entail or support.contradict >= policy.tau_contradict:
             continue
-        trial = verifier.assess(claim, [c.quote for c in [*chosen, candidate]])
+        [trial] = yield [[c.quote for c in [*chosen, candidate]]]
         if trial.entail < combined.entail or trial.contradict > max(
             combined.contradict, support.contradict
         ):

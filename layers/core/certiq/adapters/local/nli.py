@@ -88,8 +88,8 @@ def _calibration(config: dict[str, object], model_dir: Path) -> Calibration:
 class NliVerifier:
     """Implements the Verifier port with a local NLI cross-encoder (loaded on first use, once).
 
-    ``assess_many`` judges one claim against several evidence sets in one pass of the encoder:
-    the render policy asks it for every candidate citation of a claim at once.
+    ``assess_batch`` judges many (claim, evidence set) pairs in one pass of the encoder: the
+    render policy asks it for every evidence set the claims of an answer need judged next.
     """
 
     def __init__(self, model_dir: Path = SHIPPED_MODEL_DIR, runtime: Runtime = "auto") -> None:
@@ -114,29 +114,27 @@ class NliVerifier:
         return self._model.get().classifier.runtime
 
     def assess(self, claim: str, evidence: Sequence[str]) -> Support:
-        return self.assess_many(claim, [evidence])[0]
+        return self.assess_batch([(claim, evidence)])[0]
 
-    def assess_many(self, claim: str, evidence_sets: Sequence[Sequence[str]]) -> list[Support]:
-        if not claim.strip():
-            return [NOTHING for _ in evidence_sets]
+    def assess_batch(self, pairs: Sequence[tuple[str, Sequence[str]]]) -> list[Support]:
         calibration = self._calibration.get()
         ruled = [
-            calibration.by_rule(claim, evidence) if evidence else NOTHING
-            for evidence in evidence_sets
+            calibration.by_rule(claim, evidence) if claim.strip() and evidence else NOTHING
+            for claim, evidence in pairs
         ]
         # Only what no rule decided goes through the encoder.
-        judged = [e for e, support in zip(evidence_sets, ruled, strict=True) if support is None]
-        scores = iter(self._scores(self._model.get(), claim, judged) if judged else [])
+        judged = [pair for pair, support in zip(pairs, ruled, strict=True) if support is None]
+        scores = iter(self._scores(self._model.get(), judged) if judged else [])
         return [
             support or calibration.scored(claim, evidence, *next(scores))
-            for support, evidence in zip(ruled, evidence_sets, strict=True)
+            for support, (claim, evidence) in zip(ruled, pairs, strict=True)
         ]
 
     @staticmethod
     def _scores(
-        model: _Loaded, claim: str, evidence_sets: Sequence[Sequence[str]]
+        model: _Loaded, pairs: Sequence[tuple[str, Sequence[str]]]
     ) -> list[tuple[float, float]]:
-        """(entail, contradict) probabilities per evidence set."""
-        pairs = [(" ".join(evidence), claim) for evidence in evidence_sets]
-        probabilities = model.classifier.probabilities(pairs)[:, [model.entail, model.contradict]]
+        """(entail, contradict) probabilities per (claim, evidence set)."""
+        encoded = [(" ".join(evidence), claim) for claim, evidence in pairs]
+        probabilities = model.classifier.probabilities(encoded)[:, [model.entail, model.contradict]]
         return [(float(entail), float(contradict)) for entail, contradict in probabilities]
