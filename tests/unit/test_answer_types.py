@@ -6,6 +6,7 @@ import pytest
 
 from certiq.answering.answer_types import (
     about_another,
+    action_asked,
     activity_asked,
     answers_when,
     answers_where,
@@ -15,6 +16,7 @@ from certiq.answering.answer_types import (
     kind_asked,
     names_someone,
     question_parts,
+    tells_what_follows,
     topic,
 )
 from certiq.text import content_terms
@@ -288,3 +290,41 @@ def test_a_where_question_is_answered_by_a_sentence_stating_a_place() -> None:
     assert answers_where(question, "Do not store customer data in personal cloud storage.")
     assert not answers_where(question, "Customer data is kept for 35 days and then deleted.")
     assert not answers_where("How long is data kept?", "Data is kept in Frankfurt.")
+
+
+@pytest.mark.parametrize(
+    ("question", "action"),
+    [
+        ("Who must approve access to production systems?", "approv"),
+        ("Who audits the supplier's security?", "audit"),
+        ("Who is notified of a breach?", "notify"),  # a passive asks the action too
+        ("Who is responsible for backups?", None),  # a role, not an action
+        ("Who is the owner of the plan?", None),
+        ("Who should I contact about a breach?", None),  # a subject first: not read
+        ("Does the website name the third parties, who gets my data?", None),  # not opening
+    ],
+)
+def test_a_who_question_asks_the_doer_of_an_action(question: str, action: str | None) -> None:
+    assert action_asked(question) == action
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "answers"),
+    [
+        ("Who can talk to journalists?", "Nobody else may speak to the press.", True),
+        ("Who must approve access?", "The CISO gives approval for access.", True),
+        ("Who must approve access?", "Every employee with access must be trained.", False),
+        ("Who receives my data?", "We share your data with our partners.", True),
+    ],
+)
+def test_a_who_question_is_answered_by_a_sentence_naming_the_action(
+    question: str, sentence: str, answers: bool
+) -> None:
+    assert can_answer(question, sentence) is answers
+
+
+def test_what_follows_a_thing_is_told_by_a_sentence_opening_with_it() -> None:
+    question = "What happens when a legal hold is placed?"
+    assert tells_what_follows(question, "A legal hold suspends deletion.")
+    assert not tells_what_follows(question, "The General Counsel may place a legal hold.")
+    assert not tells_what_follows("When is a legal hold placed?", "A legal hold suspends deletion.")

@@ -520,3 +520,33 @@ def test_a_question_or_a_pointer_elsewhere_is_never_an_answer() -> None:
         "What information do you collect about me?", evidence
     )
     assert [s.text for s in draft] == [evidence[3].text]
+
+
+def test_asked_what_happens_when_a_thing_is_done_the_answer_is_what_that_thing_does() -> None:
+    # GIVEN sentences on when a legal hold applies and is placed, sharing more of the question's
+    # words, scored above the one on what a legal hold does
+    question = "What happens when a legal hold is placed?"
+    evidence = scored(
+        ("The following retention periods apply unless a legal hold is in place.", 0.8),
+        ("If litigation is expected, the General Counsel may place a legal hold on records.", 0.75),
+        ("A legal hold suspends deletion for the records it names.", 0.7),
+    )
+    # WHEN the offline answerer drafts THEN what a legal hold does is the answer, alone
+    draft = ExtractiveAnswerer(AnswerSettings()).select(question, evidence)
+    assert [s.text for s in draft] == [evidence[2].text]
+
+
+def test_asked_who_does_something_a_sentence_naming_people_but_not_the_doing_is_no_answer() -> None:
+    # GIVEN a sentence naming people with access to production systems, and none on approving
+    question = "Who must approve access to production systems?"
+    covers = ("It covers every employee and contractor with access to production systems.", 0.8)
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN the offline answerer drafts THEN it abstains
+    assert answerer.select(question, scored(covers)) == []
+    # AND a sentence on approving it, in the words of the question or others, is the answer
+    for approves in (
+        "Access to production systems must be approved by the CISO.",
+        "The CISO authorises all access to production systems.",
+    ):
+        draft = answerer.select(question, scored(covers, (approves, 0.6)))
+        assert [s.text for s in draft] == [approves]

@@ -154,6 +154,33 @@ _AGENT_WORDS: Final = frozenset(
     """.split()
 )
 _ASKS_WHO: Final = re.compile(r"\b(?:who|whom|whose)\b", re.IGNORECASE)
+# "Who must approve ...", "Who audits ...", "Who is notified ...": the action a question opening
+# with "who" asks the doer of ("... third parties, who gets my data?" asks for names), after
+# modals and "do"; after "is" or "are" only a passive participle, as "who is responsible" and
+# "who is the owner" ask for a role, not an action.
+_WHO_ACTS: Final = re.compile(
+    r"^\W*who\s+(?:(?:must|should|can|could|may|might|will|would|shall|does|do|did)\s+)?"
+    r"(?:(?:is|are|was|were|be)\s+)?(?:\w+ly\s+)?([a-z]+)\b",
+    re.IGNORECASE,
+)
+_PASSIVE: Final = re.compile(r"(?:ed|en)$")
+# An action's stem and its noun's share this many letters: approv-e / approv-al, notif-y /
+# notif-ication, audit / audit-or.
+_ACTION_PREFIX: Final = 5
+# Actions policies state in other words, by the first letters of each: who may talk to
+# journalists is answered by who may speak to the press.
+_ALIKE_ACTIONS: Final = tuple(
+    frozenset(group.split())
+    for group in (
+        "talk speak spoke comme commu",
+        "appro autho sign",
+        "see view acces read",
+        "decid decis deter",
+        "tell told infor notif",
+        "recei get obtai shar disclo",
+        "handl manag respo run lead head",
+    )
+)
 _NAME: Final = re.compile(r"(?<=\s)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
 
 
@@ -333,6 +360,28 @@ def asks_who(question: str) -> bool:
     return _ASKS_WHO.search(question) is not None
 
 
+def action_asked(question: str) -> str | None:
+    """The stem of what a "who" question asks the doer of ("Who must approve access ...?":
+    approv), or None: not such a question, or it asks for a role ("Who is responsible ...?")."""
+    found = _WHO_ACTS.search(question)
+    if found is None:
+        return None
+    verb = found.group(1)
+    passive = re.search(r"\b(?:is|are|was|were|be)\s+(?:\w+ly\s+)?$", question[: found.start(1)])
+    if passive and not _PASSIVE.search(verb.lower()):
+        return None
+    terms = content_terms(verb)
+    return terms[0] if terms else None
+
+
+def does_the_action(action: str, sentence: str) -> bool:
+    """The sentence names the action, as a verb or its noun (approves, approval, approver), or
+    one of the actions policies write for it (speak for talk, authorise for approve)."""
+    prefix = action[:_ACTION_PREFIX]
+    prefixes = {prefix}.union(*(group for group in _ALIKE_ACTIONS if prefix in group))
+    return any(term.startswith(tuple(prefixes)) for term in content_terms(sentence))
+
+
 def names_someone(sentence: str) -> bool:
     """The sentence holds a role or party word, or a capitalised name after its first word."""
     return bool(_AGENT_WORDS & {stem(word) for word in words(sentence)}) or bool(
@@ -381,6 +430,28 @@ def answers_where(question: str, sentence: str) -> bool:
     return _ASKS_WHERE.search(question) is not None and _PLACE.search(sentence) is not None
 
 
+# "What happens when a legal hold is placed?": what the thing asked about does once it is.
+_WHAT_HAPPENS: Final = re.compile(
+    r"^\W*what\s+happens\s+(?:when|if|once|after)\s+(?:an?|the|my|our|your|this)?\s*"
+    r"(?P<subject>[\w\s-]+?)\s+(?:is|are|was|were|gets?|has|have|becomes?)\b",
+    re.IGNORECASE,
+)
+_DETERMINER: Final = re.compile(r"^\W*(?:an?|the|this|that|each|every|any)\s+", re.IGNORECASE)
+
+
+def tells_what_follows(question: str, sentence: str) -> bool:
+    """The question asks what happens when something is done, and the sentence opens with that
+    thing as its subject: "A legal hold suspends deletion ..." answers "What happens when a
+    legal hold is placed?", which the sentences saying when one is placed, sharing more of its
+    words, do not."""
+    found = _WHAT_HAPPENS.search(question)
+    if found is None:
+        return False
+    subject = content_terms(found.group("subject"))
+    opening = content_terms(_DETERMINER.sub("", sentence, count=1))[: len(subject)]
+    return bool(subject) and opening == subject
+
+
 def asks_for_a_quantity(question: str) -> bool:
     """An amount, a duration or a frequency."""
     return asks_for_amount(question) or asks_for_duration(question)
@@ -409,11 +480,16 @@ def can_answer(question: str, sentence: str) -> bool:
     a date or a time of day and the sentence states none, for a count of things ("how many
     employees") the sentence does not name, or for a kind of thing ("which provider", "who is
     the CEO") the sentence does not name, or when the sentence names another of the thing the
-    question names by name ("about_another"); True otherwise (nothing is known against it)."""
+    question names by name ("about_another"), or for who does something ("who must approve")
+    and the sentence does not name the doing; True otherwise (nothing is known against it)."""
     kind = kind_asked(question)
     if kind is not None and not names_kind(kind, sentence):
         return False
     if about_another(question, sentence, names_only=True):
+        return False
+    action = action_asked(question)
+    if action is not None and not does_the_action(action, sentence):
+        # Asked who approves access, a sentence naming people but no approving is no answer.
         return False
     if asks_for_amount(question):
         counted = counted_kind(question)

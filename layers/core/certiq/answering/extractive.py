@@ -22,6 +22,7 @@ from certiq.answering.answer_types import (
     defined_term,
     names_someone,
     question_parts,
+    tells_what_follows,
     topic,
 )
 from certiq.config import AnswerSettings
@@ -183,9 +184,16 @@ class ExtractiveAnswerer:
         if definition is not None:
             return [_drafted(definition)]
         floor = max(self._settings.min_relevance, self._settings.keep_ratio * ranked[0][0].score)
+        # Asked what happens when something is done, what that thing does is the answer, and
+        # the first one chosen: later ones must hold as many of the question's terms as it.
+        ranked.sort(
+            key=lambda item: item[0].score >= floor and tells_what_follows(question, item[0].text),
+            reverse=True,
+        )
         min_overlap = self._settings.min_overlap
         chosen: list[tuple[EvidenceSpan, set[str]]] = []
         first_held: set[str] = set()
+        follows = False  # the first chosen tells what follows what the question asks about
         for span, terms in ranked:
             if span.score < floor:
                 break
@@ -208,6 +216,11 @@ class ExtractiveAnswerer:
                 continue
             if any(_jaccard(terms, kept) >= NEAR_DUPLICATE for _, kept in chosen):
                 continue
+            # What a legal hold does answers what happens when one is placed; when one may be
+            # placed is more about it, not more of the answer.
+            if chosen and follows and not tells_what_follows(question, span.text):
+                continue
+            follows = follows or tells_what_follows(question, span.text)
             first_held = first_held or held
             chosen.append((span, terms))
             if len(chosen) == self._settings.max_sentences:
@@ -220,6 +233,7 @@ class ExtractiveAnswerer:
         # only ordering, dropped gold spans on PolicyQA: 0.274 -> 0.265.)
         chosen.sort(
             key=lambda item: (
+                tells_what_follows(question, item[0].text),
                 len(_held(item[0], item[1], query)),
                 answers_when(question, item[0].text),
                 answers_where(question, item[0].text),
