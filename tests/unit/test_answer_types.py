@@ -182,6 +182,11 @@ def test_a_sentence_names_someone_by_a_role_a_party_or_a_capitalised_name(
         ("Who approves it; when is it renewed?", ["Who approves it", "when is it renewed?"]),
         ("How long are backups kept?", ["How long are backups kept?"]),
         ("Which cats and dogs are allowed?", ["Which cats and dogs are allowed?"]),
+        # "and when?" asks when of the same thing: not a part of its own
+        (
+            "Who must be told about a breach, and when?",
+            ["Who must be told about a breach, and when?"],
+        ),
     ],
 )
 def test_a_question_is_cut_where_and_starts_another_question(

@@ -208,6 +208,10 @@ def question_parts(question: str) -> list[str]:
     if difference is not None:
         return [f"What is {difference.group(1)}?", f"What is {difference.group(2)}?"]
     parts = [part.strip() for part in _NEXT_PART.split(question) if part and part.strip()]
+    if any(not content_terms(part) for part in parts[1:]):
+        # "Who must be told about a breach, and when?" asks when of the same thing: "when?" is
+        # no question of its own, which the documents would be said not to answer.
+        return [question]
     return parts or [question]
 
 
