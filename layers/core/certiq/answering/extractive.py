@@ -218,9 +218,10 @@ class ExtractiveAnswerer:
                 continue
             # What a legal hold does answers what happens when one is placed; when one may be
             # placed is more about it, not more of the answer.
-            if chosen and follows and not tells_what_follows(question, span.text):
+            tells = tells_what_follows(question, span.text)
+            if chosen and follows and not tells:
                 continue
-            follows = follows or tells_what_follows(question, span.text)
+            follows = follows or tells
             first_held = first_held or held
             chosen.append((span, terms))
             if len(chosen) == self._settings.max_sentences:

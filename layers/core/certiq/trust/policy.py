@@ -93,8 +93,9 @@ def _judge_together(
     asks: dict[int, list[list[str]]] = {}
 
     def advance(index: int, supports: list[Support] | None) -> None:
+        search = searches[index]
         try:
-            asks[index] = searches[index].send(supports)  # type: ignore[arg-type]
+            asks[index] = next(search) if supports is None else search.send(supports)
         except StopIteration as finished:
             asks.pop(index, None)
             results[index] = finished.value

@@ -46,7 +46,7 @@ ONNX_INPUTS: Final = ("input_ids", "attention_mask", "token_type_ids")
 # The graph reads each weight at its offset in model.safetensors, so it records the digest of
 # the header that places them: weights laid out otherwise would be read as garbage.
 WEIGHTS_LAYOUT_KEY: Final = "certiq_safetensors_header_sha256"
-# Intra-op threads of the onnxruntime session: a claim's evidence sets are judged in one call,
+# Intra-op threads of the onnxruntime session: an answer's evidence sets are judged in batches,
 # and nothing else runs while an answer is verified (README, "Benchmarks": 2 threads against 1).
 ONNX_THREADS: Final = 2
 Runtime = Literal["auto", "numpy", "onnxruntime"]
@@ -185,7 +185,7 @@ def load_cross_encoder(
         if logits is None:
             logger.info("cross-encoder %s on numpy, not onnxruntime: %s", model_dir.name, why_not)
     if logits is None:
-        logits = _numpy_logits(model_dir, config)
+        logits = _numpy_logits(model_dir, config, outputs=len(labels))
     tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
     tokenizer.no_padding()
     limit = min(max_length, int(config.get("max_position_embeddings", max_length)))
@@ -233,7 +233,7 @@ def weights_layout(weights: Path) -> str:
         return hashlib.sha256(file.read(length)).hexdigest()
 
 
-def _numpy_logits(model_dir: Path, config: dict[str, Any]) -> _NumpyLogits:
+def _numpy_logits(model_dir: Path, config: dict[str, Any], outputs: int) -> _NumpyLogits:
     from safetensors.numpy import load_file
 
     weights = load_file(str(model_dir / "model.safetensors"))
@@ -256,11 +256,10 @@ def _numpy_logits(model_dir: Path, config: dict[str, Any]) -> _NumpyLogits:
         classifier_w=np.ascontiguousarray(get("classifier.weight").T),
         classifier_b=get("classifier.bias"),
     )
-    labels = config.get("id2label", {})
-    if head.classifier_w.shape[1] != len(labels):
+    if head.classifier_w.shape[1] != outputs:
         raise CrossEncoderUnavailable(
             f"{model_dir}: the classifier has {head.classifier_w.shape[1]} outputs, id2label "
-            f"{len(labels)}"
+            f"{outputs}"
         )
     return _NumpyLogits(bert, head)
 
