@@ -77,7 +77,7 @@ def scifact_chunks(count: int) -> list[str]:
         chunker = Chunker(
             doc_id=str(row["_id"]), tenant="bench", source=source, settings=ChunkingSettings()
         )
-        sentences = ((" ".join(body[a:b].split()), 1, ()) for a, b in split_sentences(body))
+        sentences = ((" ".join(body[a:b].split()), 1, (), None) for a, b in split_sentences(body))
         made = chunker.add_sentences(s for s in sentences if s[0]) + chunker.finish()
         texts += [chunk.text for chunk in made]
         if len(texts) >= count:

@@ -20,7 +20,15 @@ from reportlab.lib.pagesizes import LETTER
 from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, PageBreak, Paragraph, SimpleDocTemplate
+from reportlab.platypus import (
+    Flowable,
+    PageBreak,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from tests.provider_fakes import ProviderServer
 from tests.provider_fakes import serve as serve_provider
@@ -86,6 +94,45 @@ def build_pdf(pages: Sequence[Sequence[str]]) -> bytes:
         story.extend(Paragraph(text, style) for text in paragraphs)
     out = io.BytesIO()
     SimpleDocTemplate(out, pagesize=LETTER, invariant=1).build(story)
+    return out.getvalue()
+
+
+# A retention schedule set as a table: a bold header, a cell that wraps, reportlab drawing it cell
+# by cell (so a row's last cell comes after the lines of the wrapped one, higher up the page).
+SCHEDULE_ROWS = (
+    ("Record type", "Retention period", "Owner"),
+    (
+        "Invoices",
+        "Seven years after the end of the financial year in which they were issued.",
+        "Finance",
+    ),
+    ("Employee records", "Six years after employment ends.", "People team"),
+    ("CCTV footage", "30 days, unless an incident is under investigation.", "Facilities"),
+)
+SCHEDULE_BEFORE = "Every record is kept for the period the schedule below sets, and then deleted."
+SCHEDULE_AFTER = "Records not in the schedule are kept for two years."
+
+
+def build_table_pdf() -> bytes:
+    """A page with a sentence, the retention schedule table (SCHEDULE_ROWS), and a sentence."""
+    style = getSampleStyleSheet()["BodyText"]
+    header, *body = SCHEDULE_ROWS
+    rows = [[Paragraph(f"<b>{label}</b>", style) for label in header]]
+    rows += [[Paragraph(text, style) for text in row] for row in body]
+    table = Table(rows, colWidths=[120, 250, 100])
+    table.setStyle(
+        TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "grey"), ("VALIGN", (0, 0), (-1, -1), "TOP")])
+    )
+    out = io.BytesIO()
+    SimpleDocTemplate(out, pagesize=LETTER, invariant=1).build(
+        [
+            Paragraph(SCHEDULE_BEFORE, style),
+            Spacer(1, 12),
+            table,
+            Spacer(1, 12),
+            Paragraph(SCHEDULE_AFTER, style),
+        ]
+    )
     return out.getvalue()
 
 

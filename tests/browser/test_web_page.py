@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import build_pdf, needs_tesseract
+from tests.conftest import SCHEDULE_ROWS, build_pdf, build_table_pdf, needs_tesseract
 from tests.pipeline.test_scanned_documents import first_page_typed_second_scanned
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -590,4 +590,32 @@ def test_a_quote_a_page_break_cut_is_shown_on_both_pages(server: str, browser: A
     active = page.locator(f'.page-box-active[data-citation="{citation["id"]}"]')
     assert active.count() == sum(1 for box in citation["boxes"] if box["page"] == 2) > 0
     assert page.locator("#viewer-continued").is_hidden()
+    page.close()
+
+
+def test_a_table_row_offered_as_reading_shows_its_cells_under_the_header(
+    server: str, browser: Any
+) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready]")
+    # GIVEN a retention schedule set as a table, uploaded through the page
+    page.set_input_files(
+        "#file-input",
+        files=[
+            {"name": "schedule.pdf", "mimeType": "application/pdf", "buffer": build_table_pdf()}
+        ],
+    )
+    page.wait_for_selector('.upload[data-file-name="schedule.pdf"][data-status="INDEXED"]')
+    # WHEN a question the table answers is asked
+    page.fill("#question", "How long is CCTV footage kept?")
+    page.press("#question", "Enter")
+    row = page.locator(".related-row").first
+    row.wait_for()
+    # THEN the row is offered as reading, its cells under the labels of the table's header
+    header, *_, cctv = SCHEDULE_ROWS
+    assert row.locator("th").all_inner_texts() == list(header)
+    assert row.locator("td").all_inner_texts() == list(cctv)
+    assert page.locator(".claim").count() == 0  # reading, never a verified statement
     page.close()

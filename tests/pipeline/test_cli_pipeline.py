@@ -14,7 +14,8 @@ from jsonschema import Draft7Validator
 
 from certiq.cli import RELATED_READING, main
 from certiq.schemas import load
-from tests.conftest import MakePdf
+from certiq.steps.persist import NO_SENTENCE_BUT_TABLE
+from tests.conftest import SCHEDULE_ROWS, MakePdf, build_table_pdf
 
 FACT = "Backups of customer data are kept for 35 days and then deleted."
 QUESTION = "How long are backups of customer data kept?"
@@ -141,6 +142,36 @@ def test_an_unanswered_question_says_so_and_offers_the_closest_passages_as_readi
     assert RELATED_READING in output
     assert f'"{FACT}"' in output.split(RELATED_READING)[1]
     assert "VERIFIED" not in output
+
+
+def test_a_question_a_table_answers_is_offered_the_row_with_its_cells_named(
+    tmp_path: Path,
+) -> None:
+    # GIVEN a retention schedule set as a table, its rows drawn cell by cell
+    (tmp_path / "schedule.pdf").write_bytes(build_table_pdf())
+    home = tmp_path / "home"
+    assert run(home, "ingest", str(tmp_path / "schedule.pdf")).exit_code == 0
+    # WHEN the row's subject is asked about
+    result = run(home, "ask", "--json", "How long is CCTV footage kept?")
+    # THEN no sentence states it, and the note says the table offered may hold it
+    response = json.loads(result.output)
+    Draft7Validator(load("QAResponse")).validate(response)
+    assert response["outcome"] == "NOT_STATED"
+    assert response["message"] == NO_SENTENCE_BUT_TABLE
+    # AND the row is offered as reading, whole, its cells under the header's labels
+    header, *_, cctv = SCHEDULE_ROWS
+    first = response["related"][0]
+    assert first["text"] == " ".join(cctv)
+    assert first["cells"] == [
+        {"column": column, "text": text} for column, text in zip(header, cctv, strict=True)
+    ]
+    # AND no row, nor the header, is ever a statement of the answer
+    rows = {" ".join(row) for row in SCHEDULE_ROWS}
+    assert not rows & {claim["text"] for claim in response["claims"]}
+    # AND the readable output names the cells
+    output = run(home, "ask", "How long is CCTV footage kept?").output
+    assert f'"{" ".join(cctv)}"' in output
+    assert "Retention period: 30 days, unless an incident is under investigation." in output
 
 
 def test_ask_mode_is_recorded_and_a_fallback_is_shown(tmp_path: Path, library: Path) -> None:

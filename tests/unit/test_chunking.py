@@ -338,5 +338,5 @@ def test_the_joiner_joins_only_what_a_page_break_cut(
     sentences: list[tuple[str, int]], expected: list[tuple[str, int]]
 ) -> None:
     joiner = PageBreakJoiner()
-    out = [*joiner.feed((text, page, ()) for text, page in sentences), *joiner.flush()]
-    assert [(text, page) for text, page, _ in out] == expected
+    out = [*joiner.feed((text, page, (), None) for text, page in sentences), *joiner.flush()]
+    assert [(text, page) for text, page, _, _ in out] == expected

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         RetrievalMode,
         SourceType,
         Statement,
+        TableCell,
     )
 
 
@@ -262,6 +263,11 @@ UNCHECKED_READING = (
 )
 
 
+def _named_cells(cells: list[TableCell]) -> str:
+    """A row's cells under their column's label ("Capital: Helsinki; ..."), blank ones left out."""
+    return "; ".join(f"{cell.column}: {cell.text}" for cell in cells if cell.text)
+
+
 def _readable(response: QAResponse) -> str:
     lines = [f"Question: {response.question}", f"Status:   {response.status.value}"]
     if response.outcome is not None:
@@ -277,10 +283,10 @@ def _readable(response: QAResponse) -> str:
     if response.related:
         unchecked = response.outcome == "NOT_FOUND_AS_WRITTEN"
         lines += ["", UNCHECKED_READING if unchecked else RELATED_READING]
-        lines += [
-            f'  {passage.file_name}, page {passage.page}: "{passage.text}"'
-            for passage in response.related
-        ]
+        for passage in response.related:
+            lines.append(f'  {passage.file_name}, page {passage.page}: "{passage.text}"')
+            if passage.cells and any(cell.column for cell in passage.cells):
+                lines.append(f"    a table's row: {_named_cells(passage.cells)}")
     if response.search is not None and response.search.note:
         lines += ["", f"Search: {response.search.note}"]
     if response.search is not None and response.search.original_query is not None:

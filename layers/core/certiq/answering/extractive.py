@@ -167,6 +167,7 @@ class ExtractiveAnswerer:
             if is_statement(span.text)
             and not _STATES_NOTHING.search(span.text)
             and not span.addresses_assistant
+            and span.cells is None  # a table's row is shown as reading, not stated
             and can_answer(question, span.text)
             and _not_another_field(span.text, query)
             and self._close_enough(span, terms := set(content_terms(span.text)), query)

@@ -19,7 +19,7 @@ from certiq.guardrails.injection import addressing_assistant
 from certiq.ingestion.construct import constructor
 from certiq.ingestion.gc_pause import gc_paused
 from certiq.ingestion.pdf import PageOcr, ParsedDocument, ParsedPage, open_pdf
-from certiq.models import Box, Chunk, Sentence, SourceRef
+from certiq.models import Box, Chunk, Sentence, SourceRef, TableCell
 from certiq.trust.claims import CLOSING_MARKS, is_statement
 
 __all__ = ["ChunkBatch", "Chunker", "PageSentence", "chunk_document", "chunk_pdf", "page_sentences"]
@@ -34,8 +34,10 @@ class PageSentence:
     boxes: tuple[Box, ...]
 
 
-_Pending = tuple[str, int, tuple[Box, ...]]  # a sentence's text, page and boxes
+# A sentence's text, page and boxes, and its cells when it is a table's row.
+_Pending = tuple[str, int, tuple[Box, ...], tuple[tuple[str, str], ...] | None]
 _new_sentence = constructor(Sentence)
+_new_cell = constructor(TableCell)
 _new_chunk = constructor(Chunk)
 
 
@@ -73,8 +75,8 @@ class PageBreakJoiner:
             if self._held:
                 fragment = self._held[0]
                 text = sentence[0]
-                if sentence[1] > fragment[1] and text[:1].islower():
-                    joined = (f"{fragment[0]} {text}", fragment[1], fragment[2] + sentence[2])
+                if sentence[1] > fragment[1] and text[:1].islower() and sentence[3] is None:
+                    joined = (f"{fragment[0]} {text}", fragment[1], fragment[2] + sentence[2], None)
                     between, self._held = self._held[1:], []
                     yield joined
                     yield from between
@@ -83,7 +85,7 @@ class PageBreakJoiner:
                     self._held.append(sentence)
                     continue
                 yield from self.flush()
-            if _unfinished(sentence[0]):
+            if sentence[3] is None and _unfinished(sentence[0]):  # a row is whole
                 self._held = [sentence]
             else:
                 yield sentence
@@ -141,11 +143,14 @@ class Chunker:
             (page.number, page.ocr_confidence) for page in pages if page.ocr_confidence is not None
         )
         return self.add_sentences(
-            (span.text, page.number, span.boxes) for page in pages for span in page.sentences
+            (span.text, page.number, span.boxes, span.cells)
+            for page in pages
+            for span in page.sentences
         )
 
     def add_sentences(self, sentences: Iterable[_Pending]) -> list[Chunk]:
-        """Take the next sentences as (text, page, boxes); returns the chunks they completed."""
+        """Take the next sentences as (text, page, boxes, cells); returns the chunks they
+        completed."""
         return self._accumulate(self._joiner.feed(sentences))
 
     def _accumulate(self, sentences: Iterable[_Pending]) -> list[Chunk]:
@@ -271,7 +276,7 @@ def _chunk(
     placed: list[Sentence] = []
     offset = 0
     flags = addressing_assistant([sentence[0] for sentence in sentences])
-    for (text, page, boxes), flagged in zip(sentences, flags, strict=True):
+    for (text, page, boxes, cells), flagged in zip(sentences, flags, strict=True):
         end = offset + len(text)
         placed.append(
             _new_sentence(
@@ -282,6 +287,9 @@ def _chunk(
                     "page": page,
                     "boxes": list(boxes),
                     "addresses_assistant": flagged,
+                    "cells": None
+                    if cells is None
+                    else [_new_cell({"column": column, "text": cell}) for column, cell in cells],
                 },
             )
         )

@@ -50,6 +50,8 @@ class SentenceSpan:
     end: int
     text: str
     boxes: tuple[Box, ...]
+    # A table's row: (column label, cell) for each column ("" for a table with no header).
+    cells: tuple[tuple[str, str], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

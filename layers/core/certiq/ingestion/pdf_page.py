@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 import ctypes
 import math
+import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -38,11 +39,18 @@ from certiq.ingestion.pdf_lines import (
     _union,
 )
 from certiq.ingestion.sentences import sentence_spans
+from certiq.ingestion.tables import LineLayout, find_tables, in_reading_order, whole_rows
 from certiq.models import Box
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
+
+# A font weight at or above this is bold (400 is regular, 700 bold); fonts that give no weight
+# say it in their name.
+_BOLD = 600
+_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|cmbx", re.IGNORECASE)
+_FONT_NAME_BYTES = 128
 
 # 40 megapixels: an A4 page at 300 dpi is 8.7, A3 17, A0 140.
 _MAX_RENDER_PIXELS = 40_000_000
@@ -401,6 +409,17 @@ class _PageReader:
         ends: list[int] = []
         offset = 0
         count = len(lines)
+        tables = find_tables([self._layout(line) for line in lines]) if count > 1 else []
+        if tables:
+            lines, tables = in_reading_order(lines, tables)
+        # A table's header and each of its rows is a block of its own: a passage to cite.
+        block_starts = {
+            block[0]
+            for table in tables
+            for block in (table.header_lines, *(row_lines for row_lines, _ in table.rows))
+            if block
+        }
+        block_starts.update(table.lines[-1] + 1 for table in tables)
         for index, line in enumerate(lines):
             following = lines[index + 1] if index + 1 < count else None
             text = line.text
@@ -422,7 +441,7 @@ class _PageReader:
             if following is not None:
                 if joined:
                     separator = ""
-                elif _paragraph_break(line, following, self.turned):
+                elif index + 1 in block_starts or _paragraph_break(line, following, self.turned):
                     separator = "\n\n"
                 else:
                     separator = "\n"
@@ -432,7 +451,11 @@ class _PageReader:
         sentences: list[SentenceSpan] = []
         if lines:
             piece_box, line_box = self._piece_box, self._line_box
-            for start, end in sentence_spans(page_text, starts, max_sentence_chars):
+            spans = sentence_spans(page_text, starts, max_sentence_chars)
+            cells: dict[tuple[int, int], tuple[tuple[str, str], ...]] = {}
+            if tables:
+                spans, cells = whole_rows(spans, tables, starts, ends)
+            for start, end in spans:
                 # One box per line the sentence covers: the line's own box where it covers the
                 # whole line, else the box of its piece of the line.
                 index = bisect.bisect_right(starts, start) - 1  # >= 0: text starts with a line
@@ -457,7 +480,13 @@ class _PageReader:
                     if index == count or starts[index] >= end:
                         break
                 sentences.append(
-                    SentenceSpan(start, end, page_text[start:end].replace("\n", " "), tuple(boxes))
+                    SentenceSpan(
+                        start,
+                        end,
+                        page_text[start:end].replace("\n", " "),
+                        tuple(boxes),
+                        cells.get((start, end)),
+                    )
                 )
         found_words: tuple[Word, ...] = ()
         if words:
@@ -490,6 +519,35 @@ class _PageReader:
             sentences=tuple(sentences),
             words=found_words,
         )
+
+    def _layout(self, line: _RawLine) -> LineLayout | None:
+        """The line's words and their left and right edges, for finding tables; None on a turned
+        page or for text that does not run left to right, where no table is looked for."""
+        if self.turned or line.direction != 0 or line.first is None:
+            return None
+        bold = self._bold(line.char_at(0))  # the first character's stands for the line's
+        loose = self._loose
+        words: list[tuple[int, int, float, float]] = []
+        for match in _WORD.finditer(line.text):
+            start, end = match.span()
+            first = line.first if start == 0 else loose(line.char_at(start))
+            last = loose(line.char_at(end - 1))
+            if first is None or last is None:
+                return None
+            words.append((start, end, first[0], last[2]))
+        return LineLayout(line.text, tuple(words), line.y0, line.y1, bold)
+
+    def _bold(self, index: int) -> bool:
+        """Is the character set in bold: by its font's weight, or, where the font gives none (the
+        standard 14 fonts give 0), by its name ("Helvetica-Bold", "Arial-BoldMT", "CMBX10")?"""
+        if pdfium_c.FPDFText_GetFontWeight(self._text, index) >= _BOLD:
+            return True
+        name = ctypes.create_string_buffer(_FONT_NAME_BYTES)
+        flags = ctypes.c_int()
+        pdfium_c.FPDFText_GetFontInfo(
+            self._text, index, name, _FONT_NAME_BYTES, ctypes.byref(flags)
+        )
+        return _BOLD_NAME.search(name.value.decode("latin-1")) is not None
 
     def _line_box(self, line: _RawLine) -> Box:
         return _box(self.number, self.width, self.height, line.x0, line.y0, line.x1, line.y1)

@@ -108,7 +108,7 @@ def _ingest_group(
             doc_id=doc_id, tenant=tenant, source=source, settings=deps.settings.chunking
         )
         sentences = (
-            (" ".join(body[start:end].split()), 1, ()) for start, end in split_sentences(body)
+            (" ".join(body[start:end].split()), 1, (), None) for start, end in split_sentences(body)
         )
         made = chunker.add_sentences(s for s in sentences if s[0]) + chunker.finish()
         deps.index.delete_document(tenant, doc_id)

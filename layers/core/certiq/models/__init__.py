@@ -72,6 +72,7 @@ from certiq.models.documents import (
     SkippedPage,
     SourceRef,
     SourceType,
+    TableCell,
     collection_of,
 )
 
@@ -130,6 +131,7 @@ __all__ = [
     "SourceType",
     "Statement",
     "StepError",
+    "TableCell",
     "Translation",
     "UploadTarget",
     "Validation",

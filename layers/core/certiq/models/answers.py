@@ -9,7 +9,14 @@ from typing import Literal
 from pydantic import Field
 
 from certiq.models.base import Contract
-from certiq.models.documents import Box, EvidenceSpan, RetrievalMode, SearchMetadata, SourceType
+from certiq.models.documents import (
+    Box,
+    EvidenceSpan,
+    RetrievalMode,
+    SearchMetadata,
+    SourceType,
+    TableCell,
+)
 
 
 class QuestionStatus(StrEnum):
@@ -325,6 +332,11 @@ class RelatedPassage(Contract):
     page: int = Field(ge=1)
     text: str
     score: float
+    cells: list[TableCell] | None = Field(
+        default=None,
+        description="set when the passage is a row of a table: its cells, named by the table's"
+        " header (tables are shown, not checked)",
+    )
 
 
 class Excerpt(Contract):

@@ -26,6 +26,19 @@ class Box(Contract):
     page_height: float = Field(gt=0)
 
 
+class TableCell(Contract):
+    """One cell of a table row: the column's label from the table's header, and its text."""
+
+    column: str = Field(description="the header's words over the column; empty without a header")
+    text: str = Field(description="the cell's words, as the page has them; empty when blank")
+
+
+_CELLS_DESCRIPTION = (
+    "set when the passage is a row of a table: its cells, column by column; a row is shown as"
+    " reading, never given as a statement of the answer"
+)
+
+
 class Sentence(Contract):
     """A sentence of a chunk: exact text, offsets in the chunk's text, and where it is drawn."""
 
@@ -41,6 +54,7 @@ class Sentence(Contract):
         description="flagged at ingestion: it reads as an instruction to an AI assistant; it is"
         " searched and shown as source, never given as an answer, and fenced in model prompts",
     )
+    cells: list[TableCell] | None = Field(default=None, description=_CELLS_DESCRIPTION)
 
 
 SourceType = Literal["blob", "web", "text"]
@@ -247,6 +261,7 @@ class EvidenceSpan(Contract):
         description="flagged at ingestion: it reads as an instruction to an AI assistant; it is"
         " searched and shown as source, never given as an answer, and fenced in model prompts",
     )
+    cells: list[TableCell] | None = Field(default=None, description=_CELLS_DESCRIPTION)
 
 
 # --- questions, answers and their proof ------------------------------------------------------

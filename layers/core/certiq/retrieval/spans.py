@@ -282,4 +282,5 @@ def sentence_span(
         chunk_ordinal=chunk.ordinal,
         similarity=None if similarity is None else round(similarity, 6),
         addresses_assistant=sentence.addresses_assistant,
+        cells=sentence.cells,
     )

@@ -61,7 +61,7 @@ def persist(state: QuestionState, deps: Deps) -> QuestionState:
     untranslated = searched_untranslated(state)
     message = None if state.answer else NOT_FOUND_AS_WRITTEN if untranslated else NO_ANSWER
     if message == NO_ANSWER and any(
-        reads_as_table(passage.text) for passage in related_reading(state, AnswerOutcome.NOT_STATED)
+        reads_as_table(passage) for passage in related_reading(state, AnswerOutcome.NOT_STATED)
     ):
         message = NO_SENTENCE_BUT_TABLE
     if state.answer and state.unanswered:

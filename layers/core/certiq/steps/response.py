@@ -7,6 +7,7 @@ from certiq.guardrails.pii import redact
 from certiq.models import (
     AnswerOutcome,
     DocumentStatus,
+    EvidenceSpan,
     Excerpt,
     QAResponse,
     QuestionState,
@@ -30,9 +31,12 @@ def searched_untranslated(state: QuestionState) -> bool:
     return state.translation is not None and state.translation.note is not None
 
 
-def reads_as_table(text: str) -> bool:
-    """A line that is not a sentence and is long: a table or a list read as one line."""
-    return not is_statement(text) and word_count(text) >= TABLE_WORDS
+def reads_as_table(span: EvidenceSpan | RelatedPassage) -> bool:
+    """A row of a table, or a line that is not a sentence and is long: a table or a list read
+    as one line."""
+    return span.cells is not None or (
+        not is_statement(span.text) and word_count(span.text) >= TABLE_WORDS
+    )
 
 
 def related_reading(state: QuestionState, outcome: AnswerOutcome) -> list[RelatedPassage]:
@@ -50,7 +54,7 @@ def related_reading(state: QuestionState, outcome: AnswerOutcome) -> list[Relate
         span
         for span in state.evidence
         if not span.addresses_assistant
-        and (is_statement(span.text) or reads_as_table(span.text))
+        and (is_statement(span.text) or reads_as_table(span))
         and (outcome is AnswerOutcome.NOT_FOUND_AS_WRITTEN or query & set(content_terms(span.text)))
     ]
     return [
@@ -60,6 +64,7 @@ def related_reading(state: QuestionState, outcome: AnswerOutcome) -> list[Relate
             page=span.page,
             text=span.text,
             score=span.score,
+            cells=span.cells,
         )
         for span in readable[:RELATED_PASSAGES]
     ]

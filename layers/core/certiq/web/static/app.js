@@ -212,7 +212,18 @@ function renderRelated(related, outcome) {
     el("ul", {}, related.map((passage) =>
       el("li", {},
         el("span", { class: "related-where", text: `${passage.file_name}, ${t("page", { n: passage.page })}` }),
-        el("span", { class: "related-text", text: passage.text })))));
+        // A table's row reads best under its header; its cells are the passage's own words.
+        passage.cells?.some((cell) => cell.column)
+          ? renderRow(passage.cells)
+          : el("span", { class: "related-text", text: passage.text })))));
+}
+
+function renderRow(cells) {
+  // A table's row under its header, as the page draws it: the labels say what each cell is.
+  const filled = cells.filter((cell) => cell.text);
+  return el("table", { class: "related-row", "aria-label": t("tableRow") },
+    el("thead", {}, el("tr", {}, filled.map((cell) => el("th", { scope: "col", text: cell.column })))),
+    el("tbody", {}, el("tr", {}, filled.map((cell) => el("td", { text: cell.text })))));
 }
 
 function withheldSummary(withheld) {

@@ -1,0 +1,163 @@
+"""Tables read from line geometry (certiq.ingestion.tables), and from PDFs the tests make."""
+
+from __future__ import annotations
+
+import pytest
+
+from certiq.ingestion.pdf import parse_pdf
+from certiq.ingestion.tables import LineLayout, find_tables
+from tests.conftest import SCHEDULE_AFTER, SCHEDULE_BEFORE, SCHEDULE_ROWS, build_table_pdf
+
+HEIGHT = 10.0
+CHAR = 5.0  # the width of a character in these made-up lines
+SPACE = 3.0  # an ordinary gap between words: a third of the line's height
+
+
+def line(y: float, *cells: tuple[float, str], bold: bool = False) -> LineLayout:
+    """A line with each cell's words from x on, ordinary gaps between a cell's words."""
+    text = ""
+    words: list[tuple[int, int, float, float]] = []
+    for x, cell in cells:
+        for word in cell.split():
+            if text:
+                text += " "
+            start = len(text)
+            text += word
+            words.append((start, len(text), x, x + CHAR * len(word)))
+            x += CHAR * len(word) + SPACE
+    return LineLayout(text, tuple(words), y, y + HEIGHT, bold)
+
+
+def prose(y: float, text: str, x: float = 50.0) -> LineLayout:
+    return line(y, (x, text))
+
+
+COLUMNS = (50.0, 200.0, 320.0)
+
+
+def row(y: float, *cells: str, bold: bool = False) -> LineLayout:
+    return line(y, *((x, cell) for x, cell in zip(COLUMNS, cells, strict=False) if cell), bold=bold)
+
+
+def test_rows_of_figures_under_a_header_are_a_table_named_by_its_header() -> None:
+    # GIVEN a caption, a header of words and three rows of figures in three columns
+    lines = [
+        prose(100, "Table 1: Staff"),
+        row(112, "Office", "Staff", "Opened"),
+        row(124, "Leeds", "40", "2001"),
+        row(136, "York", "12", "2015"),
+        row(148, "Hull", "7", "2019"),
+        prose(172, "Each office has a manager who reports to the board."),
+    ]
+    # WHEN tables are looked for
+    [table] = find_tables(lines)
+    # THEN the header names the columns, each row has its cells, caption and prose stay out
+    assert table.header_lines == (1,)
+    assert table.columns == ("Office", "Staff", "Opened")
+    assert [cells for _, cells in table.rows] == [
+        ("Leeds", "40", "2001"),
+        ("York", "12", "2015"),
+        ("Hull", "7", "2019"),
+    ]
+    assert table.lines == (1, 2, 3, 4)
+
+
+def test_a_cell_drawn_before_the_rest_of_its_row_is_read_with_that_row() -> None:
+    # GIVEN a bold header, then rows drawn cell by cell: the second cell wraps onto a second
+    # line, drawn before the third cell, which sits higher up
+    lines = [
+        row(100, "Record", "Period", "Owner", bold=True),
+        row(112, "Invoices", "Seven years after"),
+        line(124, (200.0, "the year ends.")),
+        line(112, (320.0, "Finance")),
+        row(136, "Contracts", "Six years.", "Legal"),
+        row(148, "Tickets", "Two years.", "Support"),
+    ]
+    # WHEN tables are looked for
+    [table] = find_tables(lines)
+    # THEN the wrapped cell is whole, the row reads cell by cell, and the bold row is the header
+    assert table.columns == ("Record", "Period", "Owner")
+    first_lines, first_cells = table.rows[0]
+    assert first_cells == ("Invoices", "Seven years after the year ends.", "Finance")
+    assert first_lines == (1, 2, 3)
+    assert len(table.rows) == 3
+
+
+def test_a_table_with_no_header_has_rows_with_unnamed_cells() -> None:
+    # GIVEN label and value pairs set in two columns, all in the same weight
+    lines = [
+        row(100, "Owner", "Head of IT"),
+        row(112, "Effective", "1 March 2024"),
+        row(124, "Review", "Every year"),
+    ]
+    # WHEN tables are looked for
+    [table] = find_tables(lines)
+    # THEN it has three rows and no header (the first row is a row, not a header)
+    assert table.header_lines == ()
+    assert table.columns == ("", "")
+    assert table.rows[0][1] == ("Owner", "Head of IT")
+    assert len(table.rows) == 3
+
+
+def test_prose_is_never_a_table() -> None:
+    # GIVEN a paragraph whose lines have only ordinary gaps, and prose set in two columns whose
+    # lines carry on from each other in lower case
+    paragraph = [
+        prose(100 + 12 * i, "the policy applies to every employee and contractor") for i in range(4)
+    ]
+    columns = [
+        line(200, (50.0, "Records are kept"), (320.0, "Backups are taken")),
+        line(212, (50.0, "for six years and"), (320.0, "every night and")),
+        line(224, (50.0, "then deleted by"), (320.0, "kept for a month")),
+        line(236, (50.0, "the records team"), (320.0, "by the operations team")),
+    ]
+    # WHEN tables are looked for
+    # THEN none is found
+    assert find_tables(paragraph) == []
+    assert find_tables(columns) == []
+
+
+def test_a_line_of_prose_across_the_columns_ends_the_table() -> None:
+    lines = [
+        row(100, "Leeds", "40", "2001"),
+        row(112, "York", "12", "2015"),
+        prose(124, "Staff numbers are counted at the end of each year by the people team"),
+        row(136, "Hull", "7", "2019"),
+    ]
+    [table] = find_tables(lines)
+    assert table.lines == (0, 1)
+
+
+def test_lines_without_geometry_hold_no_table() -> None:
+    assert find_tables([None, row(100, "Leeds", "40", "2001"), None]) == []
+
+
+# --- in PDFs ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def schedule_page() -> list[tuple[str, tuple[tuple[str, str], ...] | None, int]]:
+    [page] = parse_pdf(build_table_pdf()).pages
+    return [(sentence.text, sentence.cells, len(sentence.boxes)) for sentence in page.sentences]
+
+
+def test_each_row_of_a_pdf_table_is_one_passage_with_its_cells_named(
+    schedule_page: list[tuple[str, tuple[tuple[str, str], ...] | None, int]],
+) -> None:
+    # GIVEN a retention schedule drawn as a table, its header in bold, its first row's second
+    # cell wrapped onto two lines
+    # WHEN the page is parsed
+    rows = [(text, cells, boxes) for text, cells, boxes in schedule_page if cells is not None]
+    # THEN each row is one passage, its cells named by the header, one box per line it covers
+    header, *body = SCHEDULE_ROWS
+    assert [text for text, _, _ in rows] == [" ".join(row) for row in body]
+    assert [cells for _, cells, _ in rows] == [tuple(zip(header, row, strict=True)) for row in body]
+    assert rows[0][2] == 3  # two lines of the wrapped cell, one of the cell drawn after them
+
+
+def test_the_sentences_around_a_pdf_table_stay_sentences(
+    schedule_page: list[tuple[str, tuple[tuple[str, str], ...] | None, int]],
+) -> None:
+    texts = [text for text, cells, _ in schedule_page if cells is None]
+    # (the header is a line of its own: no row, and not run into the sentence above it)
+    assert texts == [SCHEDULE_BEFORE, " ".join(SCHEDULE_ROWS[0]), SCHEDULE_AFTER]
