@@ -6,7 +6,7 @@ from certiq.answering.citations import assemble
 from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.answering.prompts import FENCE, evidence_title, labelled_evidence
 from certiq.config import AnswerSettings, RetrievalSettings
-from certiq.models import DraftSentence, EvidenceSpan, SearchHit
+from certiq.models import DraftSentence, EvidenceSpan, SearchHit, TableCell
 from certiq.retrieval.spans import select_spans
 from tests.fakes import make_chunk
 
@@ -113,6 +113,33 @@ def test_a_model_is_told_which_passage_addresses_an_assistant() -> None:
     assert FENCE not in evidence_title(by_flag[False])
     lines = labelled_evidence(spans).splitlines()
     assert sum(FENCE in line for line in lines) == 1
+
+
+def test_a_table_row_is_shown_to_a_model_under_its_header_and_never_drafted_offline() -> None:
+    # GIVEN evidence whose best passage is a table's row that reads as a sentence
+    row = planted_spans()[0].model_copy(
+        update={
+            "text": "CCTV footage is kept 30 days by Facilities.",
+            "cells": [
+                TableCell(column="Record type", text="CCTV footage is kept"),
+                TableCell(column="Retention period", text="30 days"),
+                TableCell(column="Owner", text="by Facilities."),
+            ],
+            "score": 9.0,
+        }
+    )
+    # WHEN a model is shown it
+    # THEN its title names each cell by its column, and its text stays the row's words
+    assert evidence_title(row).endswith(
+        "; a row of a table: Record type: CCTV footage is kept; Retention period: 30 days;"
+        " Owner: by Facilities."
+    )
+    assert labelled_evidence([row]).endswith(") CCTV footage is kept 30 days by Facilities.")
+    # AND the offline answerer never drafts it as a statement
+    answerer = ExtractiveAnswerer(AnswerSettings(max_sentences=3, min_overlap=0.2))
+    assert answerer.select("How long is CCTV footage kept?", [row]) == []
+    as_sentence = row.model_copy(update={"cells": None})
+    assert answerer.select("How long is CCTV footage kept?", [as_sentence]) != []
 
 
 def scored(

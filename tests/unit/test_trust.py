@@ -7,7 +7,7 @@ from pathlib import Path
 
 from certiq.adapters.local.key_file_signer import KeyFileSigner
 from certiq.config import PolicySettings
-from certiq.models import Certificate, Claim, RenderState
+from certiq.models import Certificate, Claim, RenderState, TableCell
 from certiq.ports import Support
 from certiq.trust.certificate import check, seal_and_sign
 from certiq.trust.policy import decide, decide_all, minimal_evidence, render
@@ -168,6 +168,37 @@ def test_decide_all_judges_an_answers_claims_side_by_side_as_decide_does_alone()
     assert len({claim for claim, _ in verifier.batches[0]}) == 3
     asked = [pair for batch in verifier.batches for pair in batch]
     assert len(asked) == len(set(asked))  # each (claim, evidence set) asked once
+
+
+def test_a_claim_citing_a_table_row_is_judged_on_the_row_under_its_header() -> None:
+    # GIVEN a claim citing a table's row, whose bare words do not say which figure is which
+    row = make_citation("Finland 5.5 338,424 Helsinki").model_copy(
+        update={
+            "cells": [
+                TableCell(column="Country", text="Finland"),
+                TableCell(column="Population (millions)", text="5.5"),
+                TableCell(column="Area (km2)", text="338,424"),
+                TableCell(column="Capital", text="Helsinki"),
+            ]
+        }
+    )
+    claim = Claim(id="K1", text="The capital of Finland is Helsinki.", citation_ids=["C1"])
+    verifier = CountingVerifier()
+    # WHEN it is decided
+    decide(claim, {"C1": row}, verifier, POLICY)
+    # THEN the verifier read the row's cells under the header's labels, not the bare row
+    assert verifier.asked == [
+        ("Country: Finland. Population (millions): 5.5. Area (km2): 338,424. Capital: Helsinki.",)
+    ]
+
+
+def test_a_citation_of_a_sentence_serialises_as_before_tables_were_read() -> None:
+    # GIVEN a citation of a sentence, not of a table's row
+    citation = make_citation("Backups are kept for 35 days.")
+    # WHEN it is serialised, as a certificate seals it
+    # THEN it has no cells field: certificates sealed before rows had cells keep their digests
+    assert "cells" not in citation.model_dump(mode="json")
+    assert citation.read_as == citation.quote
 
 
 def test_render_marks_unverified_claims_or_drops_them_by_policy() -> None:

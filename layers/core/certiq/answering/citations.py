@@ -55,4 +55,5 @@ def _citation(citation_id: str, span: EvidenceSpan) -> Citation:
         start=span.start,
         end=span.end,
         score=span.score,
+        cells=span.cells,
     )

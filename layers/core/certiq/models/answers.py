@@ -61,6 +61,27 @@ class Citation(Contract):
     valid: bool | None = Field(
         default=None, description="set by Verify: is the quote found verbatim in its chunk"
     )
+    # Left out of the JSON when unset, so the citations of certificates sealed before tables
+    # were read as rows keep their digests.
+    cells: list[TableCell] | None = Field(
+        default=None,
+        exclude_if=lambda cells: cells is None,
+        description="set when the quote is a row of a table: its cells under the header's labels,"
+        " as the verifier reads the row",
+    )
+
+    @property
+    def read_as(self) -> str:
+        """The text the verifier judges: the quote, or for a table's row its cells under their
+        labels ("Country: Finland. Capital: Helsinki."): the bare row does not say which figure
+        is which, and read bare it let "Helsinki is the largest city in Finland" pass."""
+        if not self.cells or not any(cell.column for cell in self.cells):
+            return self.quote
+        return " ".join(
+            f"{cell.column}: {cell.text.rstrip('.')}." if cell.column else f"{cell.text}."
+            for cell in self.cells
+            if cell.text
+        )
 
 
 class Decision(Contract):

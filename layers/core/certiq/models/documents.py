@@ -54,7 +54,9 @@ class Sentence(Contract):
         description="flagged at ingestion: it reads as an instruction to an AI assistant; it is"
         " searched and shown as source, never given as an answer, and fenced in model prompts",
     )
-    cells: list[TableCell] | None = Field(default=None, description=_CELLS_DESCRIPTION)
+    cells: list[TableCell] | None = Field(
+        default=None, exclude_if=lambda cells: cells is None, description=_CELLS_DESCRIPTION
+    )
 
 
 SourceType = Literal["blob", "web", "text"]
@@ -261,7 +263,9 @@ class EvidenceSpan(Contract):
         description="flagged at ingestion: it reads as an instruction to an AI assistant; it is"
         " searched and shown as source, never given as an answer, and fenced in model prompts",
     )
-    cells: list[TableCell] | None = Field(default=None, description=_CELLS_DESCRIPTION)
+    cells: list[TableCell] | None = Field(
+        default=None, exclude_if=lambda cells: cells is None, description=_CELLS_DESCRIPTION
+    )
 
 
 # --- questions, answers and their proof ------------------------------------------------------

@@ -139,6 +139,7 @@ def cited_evidence(
                 score=citation.score,
                 chunk_score=citation.score,
                 chunk_ordinal=chunk.ordinal,
+                cells=citation.cells,
             )
         )
     return spans, None

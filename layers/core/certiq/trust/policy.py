@@ -57,7 +57,7 @@ def _decision(
             reason="no valid citation: nothing supports this claim",
         )
     evidence = yield from _minimal_evidence(usable, policy)
-    [support] = yield [[citation.quote for citation in evidence]]
+    [support] = yield [[citation.read_as for citation in evidence]]
     if support.contradict >= policy.tau_contradict:
         state, reason = RenderState.BLOCKED, "the cited evidence contradicts this claim"
     elif support.entail >= policy.tau_entail and evidence and support.note is None:
@@ -155,7 +155,7 @@ def _minimal_evidence(
     remaining = list(citations)
     best = 0.0
     while remaining:
-        supports = yield [[c.quote for c in [*chosen, candidate]] for candidate in remaining]
+        supports = yield [[c.read_as for c in [*chosen, candidate]] for candidate in remaining]
         scored = [(support.entail, c) for support, c in zip(supports, remaining, strict=True)]
         score, candidate = max(scored, key=lambda item: item[0])
         if score <= best and chosen:
@@ -174,8 +174,8 @@ def _pad(
     chosen: list[Citation], remaining: list[Citation], policy: PolicySettings
 ) -> Search[list[Citation]]:
     combined, *alone = yield [
-        [c.quote for c in chosen],
-        *([candidate.quote] for candidate in remaining),
+        [c.read_as for c in chosen],
+        *([candidate.read_as] for candidate in remaining),
     ]
     own = list(zip(alone, remaining, strict=True))
     own.sort(key=lambda item: item[0].entail, reverse=True)  # stable: citation order on ties
@@ -184,7 +184,7 @@ def _pad(
             break
         if support.entail < policy.tau_entail or support.contradict >= policy.tau_contradict:
             continue
-        [trial] = yield [[c.quote for c in [*chosen, candidate]]]
+        [trial] = yield [[c.read_as for c in [*chosen, candidate]]]
         if trial.entail < combined.entail or trial.contradict > max(
             combined.contradict, support.contradict
         ):
