@@ -618,4 +618,23 @@ def test_a_table_row_offered_as_reading_shows_its_cells_under_the_header(
     assert row.locator("th").all_inner_texts() == list(header)
     assert row.locator("td").all_inner_texts() == list(cctv)
     assert page.locator(".claim").count() == 0  # reading, never a verified statement
+    # AND asking to see it opens its page with the row boxed where it is drawn
+    conversation_id = page.evaluate("new URL(location.href).searchParams.get('c')")
+    [question] = get_json(f"{server}/v1/conversations/{conversation_id}")["questions"]
+    passage = question["response"]["related"][0]
+    page.locator(".related-open").first.click()
+    page.wait_for_function("() => document.getElementById('viewer').dataset.page === '1'")
+    drawn = page.locator(".page-box-reading")
+    assert drawn.count() == len(passage["boxes"]) == 1
+    page.wait_for_function(
+        "() => document.getElementById('page-image').naturalWidth > 0"
+        " && document.getElementById('page-image').getBoundingClientRect().width > 0"
+    )
+    image = page.locator("#page-image").bounding_box()
+    assert image is not None
+    expected = expected_rect(passage["boxes"][0], image)
+    actual = drawn.first.bounding_box()
+    assert actual is not None
+    for key in ("x", "y", "width", "height"):
+        assert abs(actual[key] - expected[key]) <= TOLERANCE_PX, key
     page.close()

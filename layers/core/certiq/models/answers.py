@@ -358,6 +358,9 @@ class RelatedPassage(Contract):
         description="set when the passage is a row of a table: its cells, named by the table's"
         " header (tables are shown, not checked)",
     )
+    boxes: list[Box] = Field(
+        default_factory=list, description="where the passage is drawn: one box per line"
+    )
 
 
 class Excerpt(Contract):

@@ -65,6 +65,7 @@ def related_reading(state: QuestionState, outcome: AnswerOutcome) -> list[Relate
             text=span.text,
             score=span.score,
             cells=span.cells,
+            boxes=span.boxes,
         )
         for span in readable[:RELATED_PASSAGES]
     ]

@@ -196,22 +196,31 @@ function renderAnswer(turn, response) {
   if (shown.length || response.answer) parts.push(body);
   if (response.message) parts.push(el("p", { class: "message", text: response.message }));
   if (!shown.length && !response.answer && !response.message) parts.push(el("p", { class: "message", text: t("noAnswer") }));
-  if (response.related?.length) parts.push(renderRelated(response.related, response.outcome));
+  if (response.related?.length) parts.push(renderRelated(response, response.related, response.outcome));
   if (withheld.length) parts.push(renderWithheld(turn, withheld, byId, response));
   if (response.certificate_id) parts.push(renderCertificate(turn, response));
   return el("div", { class: "answer-block" }, parts);
 }
 
-function renderRelated(related, outcome) {
+function renderRelated(response, related, outcome) {
   // Reading offered beside "the documents do not state...": passages, never claims or chips.
   // A question searched untranslated was not read against them: the title does not say they
-  // fail to state it.
+  // fail to state it. Each opens its page with the passage boxed, as a citation does.
   const unchecked = outcome === "NOT_FOUND_AS_WRITTEN";
   return el("div", { class: "related", dataset: { outcome } },
     el("p", { class: "related-title", text: t(unchecked ? "relatedUnchecked" : "relatedReading") }),
     el("ul", {}, related.map((passage) =>
       el("li", {},
-        el("span", { class: "related-where", text: `${passage.file_name}, ${t("page", { n: passage.page })}` }),
+        el("span", { class: "related-where" },
+          `${passage.file_name}, ${t("page", { n: passage.page })}`,
+          passage.boxes?.length
+            ? [" · ", el("button", {
+                type: "button",
+                class: "link-button related-open",
+                text: t("readingOpen", { n: passage.page }),
+                onclick: () => openPage(response, passage.doc_id, passage.page, [], passage),
+              })]
+            : null),
         // A table's row reads best under its header; its cells are the passage's own words.
         passage.cells?.some((cell) => cell.column)
           ? renderRow(passage.cells)
@@ -442,12 +451,13 @@ function openSourceCard(response, source) {
   selectAnswer(state.active.questionId, ids);
 }
 
-function openPage(response, docId, page, activeIds) {
+function openPage(response, docId, page, activeIds, reading = null) {
+  // `reading`: a related passage to box on its page (an answer's citations are boxed anyway).
   const source = sourceOf(response, docId);
   const viewer = $("viewer");
   const image = $("page-image");
   const boxes = $("page-boxes");
-  const name = source?.file_name ?? docId;
+  const name = source?.file_name ?? reading?.file_name ?? docId;
   viewer.hidden = false;
   viewer.dataset.docId = docId;
   viewer.dataset.page = String(page);
@@ -477,14 +487,16 @@ function openPage(response, docId, page, activeIds) {
       boxes.append(el("div", {
         class: `page-box${active ? " page-box-active" : ""}`,
         dataset: { citation: citation.id },
-        style: [
-          `left:${(box.x0 / box.page_width) * 100}%`,
-          `top:${(box.y0 / box.page_height) * 100}%`,
-          `width:${((box.x1 - box.x0) / box.page_width) * 100}%`,
-          `height:${((box.y1 - box.y0) / box.page_height) * 100}%`,
-        ].join(";"),
+        style: boxStyle(box),
       }));
     }
+  }
+  for (const box of reading?.boxes || []) {
+    if (box.page !== page) continue;
+    boxes.append(el("div", {
+      class: "page-box page-box-active page-box-reading",
+      style: boxStyle(box),
+    }));
   }
   image.alt = t("pageAlt", { n: page, name });
   const reveal = () => {
@@ -498,6 +510,16 @@ function openPage(response, docId, page, activeIds) {
   } else {
     reveal();
   }
+}
+
+// A Box (PDF points, origin top-left) as a position on the page image, in shares of its size.
+function boxStyle(box) {
+  return [
+    `left:${(box.x0 / box.page_width) * 100}%`,
+    `top:${(box.y0 / box.page_height) * 100}%`,
+    `width:${((box.x1 - box.x0) / box.page_width) * 100}%`,
+    `height:${((box.y1 - box.y0) / box.page_height) * 100}%`,
+  ].join(";");
 }
 
 // A chosen quote that goes on past this page says where, and opens that page on request.
