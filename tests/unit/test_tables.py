@@ -83,6 +83,36 @@ def test_a_cell_drawn_before_the_rest_of_its_row_is_read_with_that_row() -> None
     assert len(table.rows) == 3
 
 
+def test_a_cell_that_nearly_fills_its_column_stays_in_it() -> None:
+    # GIVEN a row whose second cell runs up to the third with an ordinary gap between them
+    lines = [
+        row(100, "System", "Reviewer", "Frequency", bold=True),
+        row(112, "Payroll", "Finance head", "Quarterly"),
+        row(124, "CRM", "Sales Operations Manager", "Every six months"),
+        row(136, "Warehouse", "Data officer", "Monthly"),
+    ]
+    assert lines[2].words[4][2] - lines[2].words[3][3] < lines[2].height  # an ordinary gap
+    # WHEN tables are looked for
+    [table] = find_tables(lines)
+    # THEN the columns the other rows keep apart part its words too
+    assert table.rows[1][1] == ("CRM", "Sales Operations Manager", "Every six months")
+
+
+def test_figures_set_right_in_their_column_stay_in_it() -> None:
+    # GIVEN amounts set flush right, the longest reaching furthest left
+    lines = [
+        line(100, (50.0, "Breach"), (215.0, "Fine"), (320.0, "Within"), bold=True),
+        line(112, (50.0, "Late notice"), (230.0, "10,000"), (320.0, "72 hours")),
+        line(124, (50.0, "Lost device"), (235.0, "2,500"), (320.0, "24 hours")),
+        line(136, (50.0, "Shared password"), (245.0, "500"), (320.0, "7 days")),
+    ]
+    # WHEN tables are looked for
+    [table] = find_tables(lines)
+    # THEN every amount is in the amounts' column, under its label
+    assert table.columns == ("Breach", "Fine", "Within")
+    assert [cells[1] for _, cells in table.rows] == ["10,000", "2,500", "500"]
+
+
 def test_a_table_with_no_header_has_rows_with_unnamed_cells() -> None:
     # GIVEN label and value pairs set in two columns, all in the same weight
     lines = [
@@ -115,6 +145,27 @@ def test_prose_is_never_a_table() -> None:
     # THEN none is found
     assert find_tables(paragraph) == []
     assert find_tables(columns) == []
+
+
+def test_numbered_items_set_after_their_numbers_are_a_list_not_a_table() -> None:
+    # GIVEN policy clauses, each number set apart from its text by a tab, one item wrapped
+    lines = [
+        line(100, (50.0, "4.1"), (90.0, "Passwords must be at least 14 characters long.")),
+        line(112, (50.0, "4.2"), (90.0, "Passwords must not be reused across")),
+        line(124, (90.0, "services or shared with anyone.")),
+        line(136, (50.0, "4.3"), (90.0, "Accounts are locked after ten failed attempts.")),
+    ]
+    # WHEN tables are looked for / THEN none is found: each clause stays a sentence
+    assert find_tables(lines) == []
+
+
+def test_terms_set_before_the_sentences_defining_them_are_a_list_not_a_table() -> None:
+    lines = [
+        line(100, (50.0, "Personal data"), (180.0, "Any information about a person.")),
+        line(112, (50.0, "Processing"), (180.0, "Anything done with personal data.")),
+        line(124, (50.0, "Controller"), (180.0, "Whoever decides why data is processed.")),
+    ]
+    assert find_tables(lines) == []
 
 
 def test_a_line_of_prose_across_the_columns_ends_the_table() -> None:

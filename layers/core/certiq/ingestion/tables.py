@@ -42,6 +42,11 @@ MAX_HEADER_LINES = 3
 _CAPTION = re.compile(r"(?:table|tab\.|figure|fig\.|exhibit|schedule)\s*[0-9ivxA-Z]", re.IGNORECASE)
 _SENTENCE_END = (".", "!", "?")
 _Line = TypeVar("_Line")
+# A list item's label, set apart from its text by a tab: "4.1", "(b)", "iv.", a bullet.
+_LIST_LABEL = re.compile(
+    r"\(?(?:\d{1,3}(?:\.\d{1,3})*|[a-z]|[ivxlc]{1,5})[.)]?|[•◦▪▫‣∙●○■□►▶➢✓✔*–-]",
+    re.IGNORECASE,
+)
 _FIGURE = re.compile(r"(?<![\w.])\d")
 # No space before a closing mark in a header label built from words on two lines: "(km2 )".
 _SPACE_BEFORE_CLOSER = re.compile(r"\s+([)\]},.;:])")
@@ -189,8 +194,10 @@ def _table(lines: Sequence[LineLayout | None], start: int, end: int) -> Table | 
     for index in sorted(region, key=lambda i: (_layout(layouts, i).y0, i)):
         line = _layout(layouts, index)
         cells: list[list[str]] = [[] for _ in range(width)]
-        for first, last, left, right in _cells(line):
-            cells[_column_of(gaps, left, right)].append(_words(line, first, last))
+        for (word_start, word_end, _, _), column in zip(
+            line.words, _word_columns(line, gaps), strict=True
+        ):
+            cells[column].append(line.text[word_start:word_end])
         owner = _owner(rows, cells, line)
         if owner is None:
             rows.append(_Row([index], cells, line.y0))
@@ -205,6 +212,8 @@ def _table(lines: Sequence[LineLayout | None], start: int, end: int) -> Table | 
     openings = [next(part for parts in row.cells for part in parts) for row in rows]
     if 3 * sum(1 for opening in openings if opening[:1].islower()) > len(openings):
         return None  # most rows continue the line before: prose set in columns
+    if width == 2 and _list_like(rows):
+        return None
     for row in rows:  # cell by cell, each cell's lines top to bottom
         row.lines.sort(
             key=lambda i: (_first_column(gaps, _layout(layouts, i)), _layout(layouts, i).y0)
@@ -264,13 +273,45 @@ def _owner(rows: Sequence[_Row], cells: Sequence[Sequence[str]], line: LineLayou
     return rows[0]
 
 
+def _list_like(rows: Sequence[_Row]) -> bool:
+    """Are two columns a list set with a tab: items after their numbers ("4.1  Passwords must
+    ..."), or sentences after the term they define ("Personal data  Any information ...")? Each
+    item is a statement a reader may be answered with, not a row of a table."""
+    labelled = sum(1 for row in rows if _LIST_LABEL.fullmatch(" ".join(row.cells[0])))
+    sentences = sum(
+        1
+        for row in rows
+        if len(" ".join(row.cells[1]).split()) >= 4
+        and " ".join(row.cells[1]).endswith(_SENTENCE_END)
+    )
+    return 2 * max(labelled, sentences) >= len(rows)
+
+
+def _word_columns(line: LineLayout, gaps: Sequence[tuple[float, float]]) -> list[int]:
+    """The column of each of a row's words.
+
+    Word by word, not cell by cell: a cell that nearly fills its column leaves too narrow a gap
+    to the next one for the line alone to show it ("Sales Operations Manager Every six months").
+    A word close after another stays in that word's column unless it starts where a later
+    column's text starts ("Manager" reaching into the gap stays; "Every" moves on); a word after
+    a wide gap goes to the column under its middle (a figure set right of its column's start).
+    """
+    columns: list[int] = []
+    close = CELL_GAP * line.height
+    previous_right = None
+    for _, _, left, right in line.words:
+        if previous_right is not None and left - previous_right < close:
+            starts_at = sum(1 for _, gap_right in gaps if left >= gap_right - 1.0)
+            columns.append(max(columns[-1], starts_at))
+        else:
+            columns.append(_column_of(gaps, left, right))
+        previous_right = right
+    return columns
+
+
 def _first_column(gaps: Sequence[tuple[float, float]], line: LineLayout) -> int:
-    _, _, left, right = _cells(line)[0]
+    _, _, left, right = line.words[0]
     return _column_of(gaps, left, right)
-
-
-def _words(line: LineLayout, first: int, last: int) -> str:
-    return line.text[line.words[first][0] : line.words[last - 1][1]]
 
 
 def _filled(cells: Sequence[Sequence[str]]) -> int:
