@@ -154,6 +154,50 @@ def scored(
     return spans
 
 
+def as_row(span: EvidenceSpan, *labelled: tuple[str, str]) -> EvidenceSpan:
+    """The span as a table's row, its cells under the labels given."""
+    return span.model_copy(
+        update={"cells": [TableCell(column=column, text=text) for column, text in labelled]}
+    )
+
+
+def test_a_table_row_about_what_is_asked_outweighs_sentences_about_something_near() -> None:
+    # GIVEN a sentence about reviews in general, scored high, and the schedule's row for the
+    # system asked about, naming its reviewer
+    sentence, row = scored(
+        ("Access to production systems is reviewed on the schedule below.", 0.9),
+        ("CRM Sales Operations Manager Every six months", 0.4),
+    )
+    row = as_row(
+        row,
+        ("System", "CRM"),
+        ("Reviewer", "Sales Operations Manager"),
+        ("Frequency", "Every six months"),
+    )
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN asked who reviews access to that system / THEN no sentence is given as the answer
+    assert answerer.select("Who reviews access to the CRM?", [sentence, row]) == []
+    # AND without the row, the sentence would have been given: it is the row that withholds it
+    assert answerer.select("Who reviews access to the CRM?", [sentence]) != []
+
+
+def test_a_table_rows_labels_alone_never_outweigh_a_sentence_stating_the_fact() -> None:
+    # GIVEN a sentence stating how long invoices are kept, and the schedule's row for invoices
+    sentence, row = scored(
+        ("Invoices are kept for seven years.", 0.9),
+        ("Invoices Seven years Finance", 0.8),
+    )
+    row = as_row(
+        row, ("Record type", "Invoices"), ("Retention period", "Seven years"), ("Owner", "Finance")
+    )
+    # WHEN asked how long invoice records are kept ("record" is only in the row's labels)
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "How long are invoice records kept?", [sentence, row]
+    )
+    # THEN the sentence is the answer
+    assert [s.text for s in draft] == [sentence.text]
+
+
 def test_a_later_sentence_holding_fewer_question_terms_than_the_first_is_padding() -> None:
     # GIVEN the answer, then two sentences sharing one question word each, scored close to it
     question = "How many days do we have to notify customers of a security incident?"

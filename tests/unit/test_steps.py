@@ -17,6 +17,7 @@ from certiq.models import (
     QuestionStatus,
     RenderState,
     StepError,
+    TableCell,
 )
 from certiq.questions import receive
 from certiq.steps import STEPS
@@ -432,6 +433,43 @@ def test_related_reading_shares_a_word_with_the_question_and_may_be_a_table(
     # THEN the table is offered as reading, the unrelated sentence not
     assert response.outcome is AnswerOutcome.NOT_STATED
     assert [passage.text for passage in response.related] == [table.text]
+
+
+def test_a_table_row_holding_what_is_asked_is_offered_first(indexed: Deps) -> None:
+    # GIVEN evidence for a question no sentence answers: a sentence about reviews, scored high,
+    # then two table rows, the second the one for the system asked about
+    first = run(ask(indexed), indexed, "retrieve").evidence[0]
+    state = run(ask(indexed, "Who reviews access to the CRM?"), indexed, "retrieve")
+    sentence = first.model_copy(
+        update={"text": "Access to production systems is reviewed every year.", "score": 0.9}
+    )
+    other = first.model_copy(
+        update={
+            "text": "Review Every year in March",
+            "cells": [TableCell(column="", text="Review"), TableCell(column="", text="Every year")],
+            "score": 0.6,
+        }
+    )
+    asked = first.model_copy(
+        update={
+            "text": "CRM Sales Operations Manager",
+            "cells": [
+                TableCell(column="System", text="CRM"),
+                TableCell(column="Reviewer", text="Sales Operations Manager"),
+            ],
+            "score": 0.3,
+        }
+    )
+    state = state.model_copy(update={"evidence": [sentence, other, asked]})
+    # WHEN the response is built
+    response = build_response(
+        state, QuestionStatus.COMPLETE, indexed.documents, indexed.settings.policy
+    )
+    # THEN the row holding most of the question's words with its labels comes first, its cells
+    # and boxes with it
+    assert [passage.text for passage in response.related] == [asked.text, other.text, sentence.text]
+    assert response.related[0].cells == asked.cells
+    assert response.related[0].boxes == asked.boxes
 
 
 def test_a_table_offered_as_reading_is_not_called_silent_on_the_answer(indexed: Deps) -> None:

@@ -227,6 +227,8 @@ class ExtractiveAnswerer:
             chosen.append((span, terms))
             if len(chosen) == self._settings.max_sentences:
                 break
+        if chosen and _a_row_answers_more_nearly(evidence, chosen, query):
+            return []  # said not stated, with the row offered: the table may hold the answer
         # The sentence holding most of the question's terms is shown first: "Does the retention
         # policy apply to contractors?" shows "It applies to all employees, contractors and ..."
         # before "The following retention periods apply ...", which scores higher without the
@@ -243,6 +245,31 @@ class ExtractiveAnswerer:
             reverse=True,
         )
         return [_drafted(span) for span, _ in chosen]
+
+
+def _a_row_answers_more_nearly(
+    evidence: Sequence[EvidenceSpan],
+    chosen: Sequence[tuple[EvidenceSpan, set[str]]],
+    query: set[str],
+) -> bool:
+    """Is a table's row about what is asked more nearly than the sentences chosen?
+
+    It is when, read with its header's labels, it holds as many of the question's terms as the
+    best of them, and its cells hold one that none of them does: "Who reviews access to the
+    CRM?" is not answered by "Access to production systems is reviewed on the schedule below."
+    when the schedule's row for the CRM names its reviewer. A row's labels alone ("Retention
+    period") never outweigh a sentence stating the fact ("Invoices are kept for seven years.").
+    """
+    stated = {term for span, terms in chosen for term in _held(span, terms, query)}
+    most = max(len(_held(span, terms, query)) for span, terms in chosen)
+    for span in evidence:
+        if not span.cells or span.addresses_assistant:
+            continue
+        cells = set(content_terms(" ".join(cell.text for cell in span.cells))) & query
+        labels = set(content_terms(" ".join(cell.column for cell in span.cells))) & query
+        if len(cells | labels) >= most and cells - stated:
+            return True
+    return False
 
 
 def _held(span: EvidenceSpan, terms: set[str], query: set[str]) -> set[str]:

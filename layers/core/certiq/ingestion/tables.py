@@ -26,16 +26,21 @@ from typing import TypeVar
 __all__ = ["LineLayout", "Table", "find_tables", "in_reading_order", "whole_rows"]
 
 # A gap between words of this many line heights or more separates two cells.
-CELL_GAP = 2.0
+CELL_GAP = 1.2
 # The next line of a table starts within this many line heights below the lines above it.
 ROW_GAP = 1.5
+# Going up, the line before the block may be the last cell of the row above, drawn at that
+# row's top: as many line heights above the block's top as a tall row of wrapped cells.
+ROW_REACH = 12.0
 # Lines of one table differ in height by this share at most.
 HEIGHT_CHANGE = 0.25
-# A line of one cell this wide (a share of the table's width) is prose: the table has ended.
-PROSE_WIDTH = 0.6
-# A column gap may be crossed by this share of the table's lines (a header cell centred over
-# two columns, a long cell); more, and it is no gap.
-CROSSING_SHARE = 0.25
+# A column gap is this many line heights wide at least: wider than a space between words, as
+# narrow as the padding of a cell whose text fills it.
+GAP_WIDTH = 0.6
+# A column gap may be crossed on this many levels of a table of four or more (a header cell
+# centred over two columns, a long cell, the longest of figures set right); more, and it is no
+# gap. A column's own words are on a level of each row: two at least.
+CROSSING = 1
 # The header's lines above a table that it does not hold, at most.
 MAX_HEADER_LINES = 3
 # A caption ("Table 1: ...", "Figure 2.") names a table; it is not its header.
@@ -92,19 +97,20 @@ def find_tables(lines: Sequence[LineLayout | None]) -> list[Table]:
     geometry, such as turned text, which no table holds)."""
     tables: list[Table] = []
     index = 0
+    floor = 0  # the first line no table found so far holds
     count = len(lines)
     while index < count:
         line = lines[index]
         if line is None or len(_cells(line)) < 2:
             index += 1
             continue
-        end = _region_end(lines, index)
-        table = _table(lines, index, end)
+        start, end = _region(lines, index, floor)
+        table = _table(lines, start, end)
         if table is None:
             index += 1
             continue
         tables.append(table)
-        index = end
+        index = floor = end
     return tables
 
 
@@ -124,42 +130,104 @@ def _cells(line: LineLayout) -> list[tuple[int, int, float, float]]:
     return cells
 
 
-def _region_end(lines: Sequence[LineLayout | None], start: int) -> int:
-    """One past the last line of the block that starts at `start`: lines of the same height,
-    none far above or below the others, up to a line of prose across the block."""
-    first = lines[start]
+def _region(lines: Sequence[LineLayout | None], seed: int, floor: int) -> tuple[int, int]:
+    """The block of lines around `seed` (none before `floor`): lines of the same height, none far
+    above or below the others, each keeping to the columns the others make (a line of prose
+    runs across them) unless it has wide gaps of its own. Lines drawn before the seed count: a
+    header cell that wraps may be drawn before the rest of its row."""
+    first = lines[seed]
     assert first is not None
-    top, bottom = first.y0, first.y1
-    left, right = first.words[0][2], first.words[-1][3]
-    end = start + 1
-    while end < len(lines):
-        line = lines[end]
-        if line is None or not line.words:
-            break
-        height = max(first.height, line.height)
-        if abs(first.height - line.height) > HEIGHT_CHANGE * height:
-            break
-        if line.y0 < top - 0.5 * height or line.y0 > bottom + ROW_GAP * height:
-            break
-        cells = _cells(line)
-        line_left, line_right = line.words[0][2], line.words[-1][3]
-        span = max(right, line_right) - min(left, line_left)
-        if len(cells) == 1 and line_right - line_left >= PROSE_WIDTH * span:
-            break
-        top, bottom = min(top, line.y0), max(bottom, line.y1)
-        left, right = min(left, line_left), max(right, line_right)
-        end += 1
-    return end
+    taken = [first]
+    extent = [first.y0, first.y1]
+    start, end = seed, seed + 1
+    # Down, then up, until neither takes a line: a line taken above may bring the next one
+    # below within reach (a wrapped header cell drawn before the rest of its row).
+    while True:
+        grown = False
+        while end < len(lines) and _joins(lines[end], first, taken, extent):
+            end += 1
+            grown = True
+        while start > floor and _joins(lines[start - 1], first, taken, extent):
+            start -= 1
+            grown = True
+        if not grown:
+            return start, end
 
 
-def _gaps(layouts: Sequence[LineLayout]) -> list[tuple[float, float]]:
-    """The column gaps: stretches across the lines, a line height wide or more, that no more than
-    CROSSING_SHARE of the lines reach into, with text on both sides."""
-    extents = [(left, right) for line in layouts for _, _, left, right in _cells(line)]
-    allowed = int(CROSSING_SHARE * len(layouts))
-    # Sweep the cells' edges left to right, counting how many cells cover each stretch.
+def _joins(
+    line: LineLayout | None, first: LineLayout, taken: list[LineLayout], extent: list[float]
+) -> bool:
+    """Does the line join the block (then taken, the block's top and bottom widened)?"""
+    if line is None or not line.words:
+        return False
+    height = max(first.height, line.height)
+    if abs(first.height - line.height) > HEIGHT_CHANGE * height:
+        return False
+    if line.y1 < extent[0] - ROW_REACH * height or line.y0 > extent[1] + ROW_GAP * height:
+        return False
+    if len(_cells(line)) < 2 and _runs_across(line, taken):
+        return False
+    taken.append(line)
+    extent[0], extent[1] = min(extent[0], line.y0), max(extent[1], line.y1)
+    return True
+
+
+def _levels(layouts: Sequence[LineLayout]) -> int:
+    """How many levels the lines are on (lines side by side share one)."""
+    return max(_level_of(layouts), default=-1) + 1
+
+
+def _level_of(layouts: Sequence[LineLayout]) -> list[int]:
+    """Each line's level, counted down the page: lines side by side share one."""
+    levels = [0] * len(layouts)
+    current = -1
+    bottom = float("-inf")
+    for index in sorted(range(len(layouts)), key=lambda i: layouts[i].y0):
+        line = layouts[index]
+        if line.y0 >= bottom - 0.5 * line.height:
+            current += 1
+            bottom = line.y1
+        else:
+            bottom = max(bottom, line.y1)
+        levels[index] = current
+    return levels
+
+
+def _runs_across(line: LineLayout, taken: Sequence[LineLayout]) -> bool:
+    """Is the line prose running across the block's columns: text going on across a gap no
+    word of the block is in, with no space of a column gap's width there?
+
+    Text reaching into a gap is not enough (a wrapped cell's longer line may), nor is running
+    on across one with a narrow gap of its own there (the cells of a row drawn close together,
+    or a row whose first cell is longer than those above it).
+    """
+    gaps = _gaps(taken, allowed=0)
+    spaces = [
+        (before[3], after[2])
+        for before, after in zip(line.words, line.words[1:], strict=False)
+        if after[2] - before[3] >= GAP_WIDTH * line.height
+    ]
+    for _, _, cell_left, cell_right in _cells(line):
+        spanned = [(low, high) for low, high in gaps if cell_left < low and cell_right > high]
+        for low, high in spanned:
+            if not any(
+                space_left <= high and space_right >= low for space_left, space_right in spaces
+            ):
+                return True
+    return False
+
+
+def _gaps(layouts: Sequence[LineLayout], allowed: int | None = None) -> list[tuple[float, float]]:
+    """The column gaps: stretches across the lines, GAP_WIDTH line heights wide or more, that
+    words on no more than CROSSING levels reach into, with text on both sides."""
+    extents = [(left, right) for line in layouts for _, _, left, right in line.words]
+    # Counted by level, not by line: a row drawn cell by cell is several lines on one level, so
+    # a column holds words on few of the lines but on a level of every row.
+    if allowed is None:
+        allowed = CROSSING if _levels(layouts) >= 4 else 0
+    # Sweep the words' edges left to right, counting the lines whose words cover each stretch.
     edges = sorted([(left, 1) for left, _ in extents] + [(right, -1) for _, right in extents])
-    minimum = min(line.height for line in layouts)
+    minimum = GAP_WIDTH * min(line.height for line in layouts)
     gaps: list[tuple[float, float]] = []
     covering = 0
     opened: float | None = None
@@ -191,7 +259,13 @@ def _table(lines: Sequence[LineLayout | None], start: int, end: int) -> Table | 
         return None
     width = len(gaps) + 1
     rows: list[_Row] = []
-    for index in sorted(region, key=lambda i: (_layout(layouts, i).y0, i)):
+    # Level by level down the page; on a level, the line starting in the first column first (it
+    # starts the row the others on its level belong to).
+    level = _level_of([_layout(layouts, i) for i in region])
+    for index in sorted(
+        region,
+        key=lambda i: (level[i - start], _first_column(gaps, _layout(layouts, i)), i),
+    ):
         line = _layout(layouts, index)
         cells: list[list[str]] = [[] for _ in range(width)]
         for (word_start, word_end, _, _), column in zip(
@@ -207,6 +281,8 @@ def _table(lines: Sequence[LineLayout | None], start: int, end: int) -> Table | 
                 owner.cells[column].extend(parts)
     while rows and _filled(rows[-1].cells) < 2:  # a note under the table, not a row of it
         rows.pop()
+    while rows and _filled(rows[0].cells) < 2:  # a caption, or the line before it
+        rows.pop(0)
     if sum(1 for row in rows if _filled(row.cells) >= 2) < 2:
         return None
     openings = [next(part for parts in row.cells for part in parts) for row in rows]
@@ -218,19 +294,18 @@ def _table(lines: Sequence[LineLayout | None], start: int, end: int) -> Table | 
         row.lines.sort(
             key=lambda i: (_first_column(gaps, _layout(layouts, i)), _layout(layouts, i).y0)
         )
-    # Header words go to columns one by one: a header cell may be centred across a gap.
     header = (
         tuple(rows.pop(0).lines) if _heads(rows, layouts) else _header_above(lines, start, gaps)
     )
-    labels: list[list[str]] = [[] for _ in range(width)]
-    for index in sorted(header, key=lambda i: (_layout(lines, i).y0, i)):
-        line = _layout(lines, index)
-        for word_start, word_end, left, right in line.words:
-            labels[_column_of(gaps, left, right)].append(line.text[word_start:word_end])
+    labels = _labels([_layout(lines, i) for i in header], _extents(rows, layouts, gaps, width))
+    _merge_header_only_columns(labels, rows)
     taken = {index for row in rows for index in row.lines} | set(header)
     inside = [index for index in header if index >= start]  # a header above stays where it is
     order = [*inside, *(index for row in rows for index in row.lines)]
-    order += [index for index in region if index not in taken]  # notes under it, as they came
+    # Lines of the block no row holds stay before it (a caption) or after it (a note).
+    before = [index for index in region if index not in taken and index < min(order)]
+    after = [index for index in region if index not in taken and index > min(order)]
+    order = [*before, *order, *after]
     return Table(
         lines=tuple(order),
         header_lines=header,
@@ -273,6 +348,94 @@ def _owner(rows: Sequence[_Row], cells: Sequence[Sequence[str]], line: LineLayou
     return rows[0]
 
 
+def _extents(
+    rows: Sequence[_Row],
+    layouts: dict[int, LineLayout | None],
+    gaps: Sequence[tuple[float, float]],
+    width: int,
+) -> list[tuple[float, float] | None]:
+    """Where each column's words lie, across the rows (None: a column no row has words in)."""
+    extents: list[tuple[float, float] | None] = [None] * width
+    for row in rows:
+        for index in row.lines:
+            line = _layout(layouts, index)
+            for (_, _, left, right), column in zip(
+                line.words, _word_columns(line, gaps), strict=True
+            ):
+                found = extents[column]
+                extents[column] = (
+                    (left, right) if found is None else (min(found[0], left), max(found[1], right))
+                )
+    return extents
+
+
+def _labels(
+    header: Sequence[LineLayout], extents: Sequence[tuple[float, float] | None]
+) -> list[list[str]]:
+    """The header's words over each column, cell by cell (words parted by a column gap's width
+    at least), line by line down the header.
+
+    A header cell goes to the column whose words it is nearest, not by a gap's middle: a label
+    set left over figures set right sits in the gap before them. A line with as many cells as
+    there are columns labels them in order.
+    """
+    labels: list[list[str]] = [[] for _ in extents]
+    for line in sorted(header, key=lambda line: line.y0):
+        cells: list[tuple[list[str], float, float]] = []
+        for position, (start, end, left, right) in enumerate(line.words):
+            word = line.text[start:end]
+            if position and left - line.words[position - 1][3] < GAP_WIDTH * line.height:
+                cells[-1][0].append(word)
+                cells[-1] = (cells[-1][0], cells[-1][1], right)
+            else:
+                cells.append(([word], left, right))
+        if len(cells) == len(extents):
+            for column, (words, _, _) in enumerate(cells):
+                labels[column].extend(words)
+            continue
+        for words, left, right in cells:
+            labels[_nearest(extents, left, right)].extend(words)
+    return labels
+
+
+def _nearest(extents: Sequence[tuple[float, float] | None], left: float, right: float) -> int:
+    """The column whose words lie nearest the stretch from left to right (overlap: nearest)."""
+    middle = (left + right) / 2
+
+    def distance(column: int) -> tuple[float, float]:
+        extent = extents[column]
+        if extent is None:
+            return (float("inf"), 0.0)
+        apart = max(extent[0] - right, left - extent[1], 0.0)
+        return (apart, abs((extent[0] + extent[1]) / 2 - middle))
+
+    return min(range(len(extents)), key=distance)
+
+
+def _merge_header_only_columns(labels: list[list[str]], rows: Sequence[_Row]) -> None:
+    """A column only the header has words in, beside one with words and no label, is one
+    column: a label set left over figures set right ("Contract employee" over "25,274") leaves
+    a gap between them on the header's levels alone."""
+    column = 0
+    while column < len(labels):
+        if labels[column] and not any(row.cells[column] for row in rows):
+            for other in (column + 1, column - 1):
+                if (
+                    0 <= other < len(labels)
+                    and not labels[other]
+                    and any(row.cells[other] for row in rows)
+                ):
+                    labels[other] = labels[column]
+                    del labels[column]
+                    for row in rows:
+                        del row.cells[column]
+                    break
+            else:
+                column += 1
+            continue
+        column += 1
+
+
 def _list_like(rows: Sequence[_Row]) -> bool:
     """Are two columns a list set with a tab: items after their numbers ("4.1  Passwords must
     ..."), or sentences after the term they define ("Personal data  Any information ...")? Each
@@ -292,17 +455,17 @@ def _word_columns(line: LineLayout, gaps: Sequence[tuple[float, float]]) -> list
 
     Word by word, not cell by cell: a cell that nearly fills its column leaves too narrow a gap
     to the next one for the line alone to show it ("Sales Operations Manager Every six months").
-    A word close after another stays in that word's column unless it starts where a later
-    column's text starts ("Manager" reaching into the gap stays; "Every" moves on); a word after
-    a wide gap goes to the column under its middle (a figure set right of its column's start).
+    A word close after another stays in that word's column unless it starts past the middle of
+    a gap ("Manager" reaching into the gap stays; "Every" moves on); a word after a wide gap goes
+    to the column under its middle (a figure set right of its column's start).
     """
     columns: list[int] = []
     close = CELL_GAP * line.height
     previous_right = None
     for _, _, left, right in line.words:
         if previous_right is not None and left - previous_right < close:
-            starts_at = sum(1 for _, gap_right in gaps if left >= gap_right - 1.0)
-            columns.append(max(columns[-1], starts_at))
+            past = sum(1 for gap_left, gap_right in gaps if left >= (gap_left + gap_right) / 2)
+            columns.append(max(columns[-1], past))
         else:
             columns.append(_column_of(gaps, left, right))
         previous_right = right

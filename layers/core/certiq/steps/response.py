@@ -39,6 +39,15 @@ def reads_as_table(span: EvidenceSpan | RelatedPassage) -> bool:
     )
 
 
+def _row_match(span: EvidenceSpan, query: set[str]) -> int:
+    """How many of the question's terms a table's row holds with its labels; 0 when its cells
+    hold none of them, or it is not a row."""
+    if span.cells is None or not query & set(content_terms(span.text)):
+        return 0
+    labels = " ".join(cell.column for cell in span.cells)
+    return len(query & set(content_terms(f"{span.text} {labels}")))
+
+
 def related_reading(state: QuestionState, outcome: AnswerOutcome) -> list[RelatedPassage]:
     """The closest passages, offered as reading when nothing states the answer.
 
@@ -57,6 +66,10 @@ def related_reading(state: QuestionState, outcome: AnswerOutcome) -> list[Relate
         and (is_statement(span.text) or reads_as_table(span))
         and (outcome is AnswerOutcome.NOT_FOUND_AS_WRITTEN or query & set(content_terms(span.text)))
     ]
+    # A table's row whose cells hold the question's words comes first, the one holding most of
+    # them with its header's labels before others: asked who reviews access to the CRM, the
+    # CRM's row under "Reviewer", before sentences about reviews in general.
+    readable.sort(key=lambda span: _row_match(span, query), reverse=True)
     return [
         RelatedPassage(
             doc_id=span.doc_id,
