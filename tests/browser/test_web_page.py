@@ -104,15 +104,25 @@ def browser() -> Iterator[Any]:
             launched.close()
 
 
-def upload_retention_policy(page: Any) -> None:
-    """Uploads the policy through the page's file input and waits until it is indexed."""
+def open_app(browser: Any, server: str) -> Any:
+    """A new tab on the served page, in English, once the page says it is ready."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready]")
+    return page
+
+
+def upload(page: Any, name: str, data: bytes) -> None:
+    """Uploads a PDF through the page's file input and waits until it is indexed."""
     page.set_input_files(
-        "#file-input",
-        files=[
-            {"name": FILE_NAME, "mimeType": "application/pdf", "buffer": retention_policy_pdf()}
-        ],
+        "#file-input", files=[{"name": name, "mimeType": "application/pdf", "buffer": data}]
     )
-    page.wait_for_selector(f'.upload[data-file-name="{FILE_NAME}"][data-status="INDEXED"]')
+    page.wait_for_selector(f'.upload[data-file-name="{name}"][data-status="INDEXED"]')
+
+
+def upload_retention_policy(page: Any) -> None:
+    upload(page, FILE_NAME, retention_policy_pdf())
 
 
 def get_json(url: str) -> Any:
@@ -461,22 +471,9 @@ def test_the_badge_fails_when_the_answer_shown_is_not_the_one_certified(
 
 @needs_tesseract
 def test_a_quote_from_a_scanned_page_says_it_was_read_by_ocr(server: str, browser: Any) -> None:
-    page = browser.new_page(viewport={"width": 1400, "height": 1000}, locale="en-US")
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(server + "/")
-    page.wait_for_selector("body[data-ready]")
+    page = open_app(browser, server)
     # GIVEN a policy whose second page is a scan, uploaded through the page
-    page.set_input_files(
-        "#file-input",
-        files=[
-            {
-                "name": "scanned-incidents.pdf",
-                "mimeType": "application/pdf",
-                "buffer": first_page_typed_second_scanned(),
-            }
-        ],
-    )
-    page.wait_for_selector('.upload[data-file-name="scanned-incidents.pdf"][data-status="INDEXED"]')
+    upload(page, "scanned-incidents.pdf", first_page_typed_second_scanned())
 
     # WHEN a question only the scan answers is asked and its citation opened
     page.fill("#question", "How quickly are severity one incidents reported?")
@@ -547,10 +544,7 @@ def test_passages_for_an_untranslated_question_are_offered_as_unchecked(
 
 
 def test_a_quote_a_page_break_cut_is_shown_on_both_pages(server: str, browser: Any) -> None:
-    page = browser.new_page(viewport={"width": 1400, "height": 1000}, locale="en-US")
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(server + "/")
-    page.wait_for_selector("body[data-ready]")
+    page = open_app(browser, server)
     # GIVEN a plan whose last sentence on page 1 ends on page 2, uploaded through the page
     pdf = build_pdf(
         [
@@ -562,11 +556,7 @@ def test_a_quote_a_page_break_cut_is_shown_on_both_pages(server: str, browser: A
             ["owner and a due date agreed by the engineering manager.", "Plans are tested."],
         ]
     )
-    page.set_input_files(
-        "#file-input",
-        files=[{"name": "outage-plan.pdf", "mimeType": "application/pdf", "buffer": pdf}],
-    )
-    page.wait_for_selector('.upload[data-file-name="outage-plan.pdf"][data-status="INDEXED"]')
+    upload(page, "outage-plan.pdf", pdf)
 
     # WHEN a question that sentence answers is asked and its citation opened
     page.fill("#question", "What does the outage write-up list?")
@@ -596,18 +586,9 @@ def test_a_quote_a_page_break_cut_is_shown_on_both_pages(server: str, browser: A
 def test_a_table_row_offered_as_reading_shows_its_cells_under_the_header(
     server: str, browser: Any
 ) -> None:
-    page = browser.new_page(viewport={"width": 1400, "height": 1000}, locale="en-US")
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(server + "/")
-    page.wait_for_selector("body[data-ready]")
+    page = open_app(browser, server)
     # GIVEN a retention schedule set as a table, uploaded through the page
-    page.set_input_files(
-        "#file-input",
-        files=[
-            {"name": "schedule.pdf", "mimeType": "application/pdf", "buffer": build_table_pdf()}
-        ],
-    )
-    page.wait_for_selector('.upload[data-file-name="schedule.pdf"][data-status="INDEXED"]')
+    upload(page, "schedule.pdf", build_table_pdf())
     # WHEN a question the table answers is asked
     page.fill("#question", "How long is CCTV footage kept?")
     page.press("#question", "Enter")

@@ -21,7 +21,7 @@ from certiq.models import QuestionStatus, RenderState
 from certiq.questions import receive
 from certiq.runtime.local import LocalRun, LocalRuntime
 from certiq.trust.certificate import check
-from tests.conftest import MakePdf
+from tests.conftest import SCHEDULE_ROWS, MakePdf, build_table_pdf
 from tests.provider_fakes import (
     ProviderServer,
     Reply,
@@ -250,3 +250,43 @@ def test_certiq_ask_says_which_provider_answered_and_what_it_cost(
     assert "Answered by: openai (fallback)" in result.output
     assert "anthropic did not answer: TransientError: anthropic draft: HTTP 529" in result.output
     assert "Model usage: 610 input tokens (0 from cache), 28 output" in result.output
+
+
+def test_a_model_citing_a_table_row_is_judged_on_the_row_under_its_header(
+    tmp_path: Path, provider_server: ProviderServer
+) -> None:
+    # GIVEN a retention schedule set as a table, and a model that answers from the CCTV row
+    header, *_, cctv = SCHEDULE_ROWS
+    provider_server.responder = openai_citing("30 days", "CCTV footage is kept for 30 days.")
+    settings = Settings(
+        home=tmp_path,
+        answer=AnswerSettings(providers=["openai"]),
+        llm=llm_settings(provider_server),
+    )
+    deps = build_deps(settings)
+    upload = Upload(
+        data=build_table_pdf(),
+        file_name="schedule.pdf",
+        uri="file:///schedule.pdf",
+        tenant=settings.tenant,
+    )
+    assert ingest(upload, deps).status.value == "INDEXED"
+    # WHEN asked how long CCTV footage is kept
+    run = ask(deps, "How long is CCTV footage kept?")
+    # THEN the model was shown the row with its cells named
+    request = provider_server.requests[-1]
+    shown = request.body["messages"][-1]["content"]
+    assert "a row of a table: Record type: CCTV footage; Retention period: 30 days" in shown
+    # AND its statement cites the row, whose cells travel with the citation into the certificate
+    record = deps.questions.get(run.state.question_id)
+    assert record is not None and record.response is not None
+    [citation] = record.response.citations
+    assert citation.quote == " ".join(cctv)
+    assert citation.cells is not None
+    assert [(cell.column, cell.text) for cell in citation.cells] == list(
+        zip(header, cctv, strict=True)
+    )
+    assert citation.read_as.startswith("Record type: CCTV footage. Retention period: 30 days")
+    certificate = deps.certificates.get(record.response.certificate_id or "")
+    assert certificate is not None and certificate.citations[0].cells == citation.cells
+    assert check(certificate, deps.signer).valid
