@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from reportlab.lib.pagesizes import LETTER
+from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Table
 
 from certiq.ingestion.pdf import parse_pdf
 from certiq.ingestion.tables import LineLayout, find_tables
@@ -212,3 +217,66 @@ def test_the_sentences_around_a_pdf_table_stay_sentences(
     texts = [text for text, cells, _ in schedule_page if cells is None]
     # (the header is a line of its own: no row, and not run into the sentence above it)
     assert texts == [SCHEDULE_BEFORE, " ".join(SCHEDULE_ROWS[0]), SCHEDULE_AFTER]
+
+
+def test_a_table_at_the_top_of_a_page_goes_on_with_the_one_that_ended_the_page_before() -> None:
+    # GIVEN the table that ran to the foot of the last page, and this page's first lines: rows
+    # in the same columns, with no header of their own
+    [before] = find_tables(
+        [
+            row(100, "Office", "Staff", "Opened"),
+            row(112, "Leeds", "40", "2001"),
+            row(124, "York", "12", "2015"),
+            row(136, "Hull", "7", "2019"),
+        ]
+    )
+    page = [
+        row(60, "Bath", "9", "2020"),
+        row(72, "Ely", "3", "2022"),
+        row(84, "Wells", "5", "2023"),
+    ]
+    # WHEN tables are looked for, knowing the last one
+    [table] = find_tables(page, continuing=before)
+    # THEN it goes on with it, its columns named as the last page's were
+    assert table.columns == ("Office", "Staff", "Opened")
+    assert table.rows[0][1] == ("Bath", "9", "2020")
+    # AND rows in other columns, or a table further down the page, are a table of their own
+    moved = [
+        line(60, (50.0, "Bath"), (150.0, "9")),
+        line(72, (50.0, "Ely"), (150.0, "3")),
+        line(84, (50.0, "Wells"), (150.0, "5")),
+    ]
+    assert find_tables(moved, continuing=before)[0].columns == ("", "")
+    lower = [
+        prose(40, "Offices opened since 2020 are listed here."),
+        prose(52, "See below."),
+        prose(64, "They report to the board."),
+        *page,
+    ]
+    assert find_tables(lower, continuing=before)[0].columns == ("", "", "")
+
+
+def test_a_pdf_table_running_over_a_page_break_keeps_its_header_on_the_next_page() -> None:
+    # GIVEN a schedule of 60 rows under a bold header that is not repeated on page 2
+    style = getSampleStyleSheet()["BodyText"]
+    rows = [[Paragraph(f"<b>{label}</b>", style) for label in ("Record type", "Period", "Owner")]]
+    rows += [
+        [
+            Paragraph(f"Record class {n}", style),
+            Paragraph(f"{n % 9 + 1} years", style),
+            Paragraph("Finance" if n % 2 else "Legal", style),
+        ]
+        for n in range(1, 61)
+    ]
+    out = io.BytesIO()
+    SimpleDocTemplate(out, pagesize=LETTER, invariant=1).build(
+        [Table(rows, colWidths=[150, 200, 100])]
+    )
+    # WHEN it is parsed
+    first, second = parse_pdf(out.getvalue()).pages
+    # THEN the rows of page 2 are named by the header of page 1
+    named = [sentence.cells for sentence in second.sentences if sentence.cells]
+    assert named and all(
+        [column for column, _ in cells] == ["Record type", "Period", "Owner"] for cells in named
+    )
+    assert any(sentence.cells for sentence in first.sentences)

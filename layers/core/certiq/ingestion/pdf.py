@@ -39,6 +39,7 @@ from certiq.ingestion.gc_pause import gc_paused
 from certiq.ingestion.ocr_page import page_from_words
 from certiq.ingestion.pdf_lines import Line, ParsedPage, SentenceSpan, Word
 from certiq.ingestion.pdf_page import PageUnreadable, _PageReader
+from certiq.ingestion.tables import Table
 from certiq.ingestion.text_quality import (
     AGREEING,
     garbage_reason,
@@ -129,6 +130,8 @@ class PdfFile:
         # Pages indexed from a text layer that looked wrong, which OCR could not check, and why.
         self.doubtful: dict[int, str] = {}
         self._readers: dict[int, _PageReader] = {}
+        # The last page's table, when it ran to the foot of the page: the next page's may go on.
+        self._continuing: Table | None = None
         # Filled-in form fields are read as text of their page (AcroForm documents only).
         self._forms = FormReader(raw) if pdfium_c.FPDF_GetFormType(raw) != _NO_FORM else None
 
@@ -169,7 +172,7 @@ class PdfFile:
             if reader is None:
                 continue
             try:
-                page = reader.parse(drop, max_sentence_chars, words)
+                page = reader.parse(drop, max_sentence_chars, words, self._continuing)
                 fields = reader.form_lines(self._forms) if self._forms is not None else []
                 settled = self._settle(
                     number, reader, page, fields, drop, max_sentence_chars, words
@@ -177,6 +180,7 @@ class PdfFile:
                 if settled is None:
                     continue
                 page = with_field_lines(settled, fields, max_sentence_chars)
+                self._continuing = _at_the_foot(page)
                 self.has_text = self.has_text or bool(page.text)
                 parsed.append(page)
             finally:
@@ -407,3 +411,12 @@ def parse_pdf(
     ):
         pages.extend(batch)
     return ParsedDocument(pages=tuple(pages))
+
+
+def _at_the_foot(page: ParsedPage) -> Table | None:
+    """The page's last table when nothing follows it on the page (it may go on overleaf)."""
+    if not page.tables:
+        return None
+    last = page.tables[-1]
+    in_rows = {index for row_lines, _ in last.rows for index in row_lines}
+    return last if len(page.line_spans) - 1 in in_rows else None

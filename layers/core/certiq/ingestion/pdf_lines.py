@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from certiq.ingestion.construct import constructor
+from certiq.ingestion.tables import Table
 from certiq.models import Box
 
 
@@ -67,6 +68,8 @@ class ParsedPage:
     words: tuple[Word, ...] = ()  # only when parsed with words=True
     # Read by OCR (the text layer was missing or garbage): the mean confidence of its words.
     ocr_confidence: float | None = None
+    # The tables found on it, their line numbers those of `line_spans` (text layers only).
+    tables: tuple[Table, ...] = ()
 
     @property
     def lines(self) -> tuple[Line, ...]:

@@ -39,7 +39,13 @@ from certiq.ingestion.pdf_lines import (
     _union,
 )
 from certiq.ingestion.sentences import sentence_spans
-from certiq.ingestion.tables import LineLayout, find_tables, in_reading_order, whole_rows
+from certiq.ingestion.tables import (
+    LineLayout,
+    Table,
+    find_tables,
+    in_reading_order,
+    whole_rows,
+)
 from certiq.models import Box
 
 if TYPE_CHECKING:
@@ -392,8 +398,14 @@ class _PageReader:
     # -- page -------------------------------------------------------------------------------
 
     def parse(
-        self, furniture: Furniture | None, max_sentence_chars: int | None, words: bool
+        self,
+        furniture: Furniture | None,
+        max_sentence_chars: int | None,
+        words: bool,
+        continuing: Table | None = None,
     ) -> ParsedPage:
+        """The page's lines, text, sentences (a table's rows whole, with their cells) and, with
+        `words`, its words; `continuing`: the previous page's table when it ran to its foot."""
         number, width, height = self.number, self.width, self.height
         lines = self.lines
         if furniture is not None:
@@ -409,7 +421,8 @@ class _PageReader:
         ends: list[int] = []
         offset = 0
         count = len(lines)
-        tables = find_tables([self._layout(line) for line in lines]) if count > 1 else []
+        layouts = [self._layout(line) for line in lines]
+        tables = find_tables(layouts, continuing) if count > 1 else []
         if tables:
             lines, tables = in_reading_order(lines, tables)
         # A table's header and each of its rows is a block of its own: a passage to cite.
@@ -518,6 +531,7 @@ class _PageReader:
             ),
             sentences=tuple(sentences),
             words=found_words,
+            tables=tuple(tables),
         )
 
     def _layout(self, line: _RawLine) -> LineLayout | None:

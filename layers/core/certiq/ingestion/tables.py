@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 __all__ = ["LineLayout", "Table", "find_tables", "in_reading_order", "whole_rows"]
@@ -84,6 +84,7 @@ class Table:
     header_lines: tuple[int, ...]
     columns: tuple[str, ...]
     rows: tuple[tuple[tuple[int, ...], tuple[str, ...]], ...]
+    gaps: tuple[tuple[float, float], ...] = ()  # where its columns part, left to right
 
 
 @dataclass(slots=True)
@@ -93,9 +94,14 @@ class _Row:
     top: float
 
 
-def find_tables(lines: Sequence[LineLayout | None]) -> list[Table]:
+def find_tables(lines: Sequence[LineLayout | None], continuing: Table | None = None) -> list[Table]:
     """The tables among a page's lines, in the order the lines come (None: a line with no usable
-    geometry, such as turned text, which no table holds)."""
+    geometry, such as turned text, which no table holds).
+
+    `continuing`: the previous page's table when it ran to the foot of that page. A table at
+    the top of this page with no header of its own, in the same columns, goes on with it and
+    takes its column labels.
+    """
     tables: list[Table] = []
     index = 0
     floor = 0  # the first line no table found so far holds
@@ -110,9 +116,28 @@ def find_tables(lines: Sequence[LineLayout | None]) -> list[Table]:
         if table is None:
             index += 1
             continue
+        if not tables and continuing is not None and _goes_on(continuing, table):
+            table = replace(table, columns=continuing.columns)
         tables.append(table)
         index = floor = end
     return tables
+
+
+def _goes_on(previous: Table, table: Table) -> bool:
+    """Is the table the rest of the previous page's: at the top of its page, with no header,
+    its columns where the previous one's were?"""
+    first_row = table.rows[0][0][0]
+    return (
+        not table.header_lines
+        and table.lines.index(first_row) <= 1  # a "(continued)" line may come first
+        and table.lines[0] <= 1
+        and any(previous.columns)
+        and len(previous.gaps) == len(table.gaps)
+        and all(
+            low < other_high and other_low < high
+            for (low, high), (other_low, other_high) in zip(previous.gaps, table.gaps, strict=True)
+        )
+    )
 
 
 def _cells(line: LineLayout) -> list[tuple[int, int, float, float]]:
@@ -314,6 +339,7 @@ def _table(lines: Sequence[LineLayout | None], start: int, end: int) -> Table | 
         rows=tuple(
             (tuple(row.lines), tuple(" ".join(parts) for parts in row.cells)) for row in rows
         ),
+        gaps=tuple(gaps) if len(gaps) + 1 == len(labels) else (),
     )
 
 
@@ -547,10 +573,10 @@ def in_reading_order(lines: list[_Line], tables: list[Table]) -> tuple[list[_Lin
         return tuple(position.get(index, index) for index in indices)
 
     return reordered, [
-        Table(
+        replace(
+            table,
             lines=moved(table.lines),
             header_lines=moved(table.header_lines),
-            columns=table.columns,
             rows=tuple((moved(row_lines), cells) for row_lines, cells in table.rows),
         )
         for table in tables
