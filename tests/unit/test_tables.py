@@ -7,7 +7,7 @@ import io
 import pytest
 from reportlab.lib.pagesizes import LETTER
 from reportlab.lib.styles import getSampleStyleSheet
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Table
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Table, TableStyle
 
 from certiq.ingestion.pdf import parse_pdf
 from certiq.ingestion.tables import LineLayout, find_tables
@@ -280,3 +280,38 @@ def test_a_pdf_table_running_over_a_page_break_keeps_its_header_on_the_next_page
         [column for column, _ in cells] == ["Record type", "Period", "Owner"] for cells in named
     )
     assert any(sentence.cells for sentence in first.sentences)
+
+
+def test_rows_under_a_first_cell_spanning_them_are_rows_of_their_own() -> None:
+    # GIVEN a schedule whose department cell spans the records under it
+    style = getSampleStyleSheet()["BodyText"]
+    drawn = [
+        ("Finance", "Invoices", "7 years"),
+        ("", "Receipts", "5 years"),
+        ("", "Payroll ledgers", "6 years"),
+        ("People", "Payslips", "6 years"),
+        ("", "Employment contracts", "6 years after leaving"),
+    ]
+    rows = [[Paragraph(f"<b>{label}</b>", style) for label in ("Department", "Record", "Period")]]
+    rows += [[Paragraph(text, style) for text in row] for row in drawn]
+    table = Table(rows, colWidths=[120, 200, 120])
+    table.setStyle(
+        TableStyle(
+            [
+                ("GRID", (0, 0), (-1, -1), 0.5, "grey"),
+                ("SPAN", (0, 1), (0, 3)),
+                ("SPAN", (0, 4), (0, 5)),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ]
+        )
+    )
+    out = io.BytesIO()
+    SimpleDocTemplate(out, pagesize=LETTER, invariant=1).build([table])
+    # WHEN it is parsed
+    [page] = parse_pdf(out.getvalue()).pages
+    # THEN each record is a row of its own (the spanned cell is blank in those under it), not
+    # one row of three records and three periods
+    read = [
+        tuple(cell for _, cell in sentence.cells) for sentence in page.sentences if sentence.cells
+    ]
+    assert read == drawn

@@ -39,13 +39,8 @@ from certiq.ingestion.pdf_lines import (
     _union,
 )
 from certiq.ingestion.sentences import sentence_spans
-from certiq.ingestion.tables import (
-    LineLayout,
-    Table,
-    find_tables,
-    in_reading_order,
-    whole_rows,
-)
+from certiq.ingestion.table_text import in_reading_order, whole_rows
+from certiq.ingestion.tables import LineLayout, Table, find_tables
 from certiq.models import Box
 
 if TYPE_CHECKING:

@@ -22,17 +22,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from itertools import pairwise
 
-__all__ = ["LineLayout", "Table", "find_tables", "in_reading_order", "whole_rows"]
+__all__ = ["LineLayout", "Table", "find_tables"]
 
 # A gap between words of this many line heights or more separates two cells.
-CELL_GAP = 1.2
+CELL_GAP = 1.0
 # The next line of a table starts within this many line heights below the lines above it.
 ROW_GAP = 1.5
 # Going up, the line before the block may be the last cell of the row above, drawn at that
 # row's top: as many line heights above the block's top as a tall row of wrapped cells.
 ROW_REACH = 12.0
+# Rows set apart by this many line heights or more (a cell's padding); a wrapped line follows
+# the one above at its leading, closer.
+ROW_SPACE = 0.4
 # Lines of one table differ in height by this share at most.
 HEIGHT_CHANGE = 0.25
 # A column gap is this many line heights wide at least: wider than a space between words, as
@@ -47,7 +50,6 @@ MAX_HEADER_LINES = 3
 # A caption ("Table 1: ...", "Figure 2.") names a table; it is not its header.
 _CAPTION = re.compile(r"(?:table|tab\.|figure|fig\.|exhibit|schedule)\s*[0-9ivxA-Z]", re.IGNORECASE)
 _SENTENCE_END = (".", "!", "?")
-_Line = TypeVar("_Line")
 # A list item's label, set apart from its text by a tab: "4.1", "(b)", "iv.", a bullet.
 _LIST_LABEL = re.compile(
     r"\(?(?:\d{1,3}(?:\.\d{1,3})*|[a-z]|[ivxlc]{1,5})[.)]?|[•◦▪▫‣∙●○■□►▶➢✓✔*–-]",
@@ -288,17 +290,15 @@ def _table(lines: Sequence[LineLayout | None], start: int, end: int) -> Table | 
     # Level by level down the page; on a level, the line starting in the first column first (it
     # starts the row the others on its level belong to).
     level = _level_of([_layout(layouts, i) for i in region])
+    placed = {index: _placed(_layout(layouts, index), gaps, width) for index in region}
+    new_rows = _rows_under_a_spanned_cell(region, level, placed, layouts, start)
     for index in sorted(
         region,
         key=lambda i: (level[i - start], _first_column(gaps, _layout(layouts, i)), i),
     ):
         line = _layout(layouts, index)
-        cells: list[list[str]] = [[] for _ in range(width)]
-        for (word_start, word_end, _, _), column in zip(
-            line.words, _word_columns(line, gaps), strict=True
-        ):
-            cells[column].append(line.text[word_start:word_end])
-        owner = _owner(rows, cells, line)
+        cells = placed[index]
+        owner = None if index in new_rows else _owner(rows, cells, line)
         if owner is None:
             rows.append(_Row([index], cells, line.y0))
         else:
@@ -349,6 +349,54 @@ def _layout(
     line = lines[index]
     assert line is not None  # a table's lines all have geometry
     return line
+
+
+def _placed(line: LineLayout, gaps: Sequence[tuple[float, float]], width: int) -> list[list[str]]:
+    """The line's words, column by column."""
+    cells: list[list[str]] = [[] for _ in range(width)]
+    for (word_start, word_end, _, _), column in zip(
+        line.words, _word_columns(line, gaps), strict=True
+    ):
+        cells[column].append(line.text[word_start:word_end])
+    return cells
+
+
+def _rows_under_a_spanned_cell(
+    region: Sequence[int],
+    level: Sequence[int],
+    placed: dict[int, list[list[str]]],
+    layouts: dict[int, LineLayout | None],
+    start: int,
+) -> set[int]:
+    """The first line of each level that starts a row whose first cell is one spanning the rows
+    above ("Finance" over "Invoices | 7 years" and "Receipts | 5 years"): a level below the
+    first with nothing in the first column, each of its cells starting as a cell does (a
+    capital or a figure), in two columns or more or set apart from the level above as rows
+    are (a wrapped line follows the one above at its leading). Its line drawn first starts the
+    row; without this, the rows under one spanned cell ran together into one.
+    """
+    by_level: dict[int, list[int]] = {}
+    for index in region:
+        by_level.setdefault(level[index - start], []).append(index)
+    starts: set[int] = set()
+    ordered = sorted(by_level)
+    for above, number in pairwise(ordered):
+        indices = by_level[number]
+        openings: dict[int, str] = {}
+        for index in indices:
+            for column, parts in enumerate(placed[index]):
+                if parts and column not in openings:
+                    openings[column] = parts[0]
+        if 0 in openings or not openings:
+            continue
+        if not all(word[:1].isupper() or word[:1].isdigit() for word in openings.values()):
+            continue
+        lines = [_layout(layouts, index) for index in indices]
+        bottom = max(_layout(layouts, index).y1 for index in by_level[above])
+        apart = min(line.y0 for line in lines) - bottom >= ROW_SPACE * lines[0].height
+        if len(openings) >= 2 or apart:
+            starts.add(min(indices))
+    return starts
 
 
 def _owner(rows: Sequence[_Row], cells: Sequence[Sequence[str]], line: LineLayout) -> _Row | None:
@@ -440,27 +488,36 @@ def _nearest(extents: Sequence[tuple[float, float] | None], left: float, right: 
 
 
 def _merge_header_only_columns(labels: list[list[str]], rows: Sequence[_Row]) -> None:
-    """A column only the header has words in, beside one with words and no label, is one
-    column: a label set left over figures set right ("Contract employee" over "25,274") leaves
-    a gap between them on the header's levels alone."""
+    """Columns no row has words in go. One with a label, beside one with words and no label, is
+    that one: a label set left over figures set right ("Contract employee" over "25,274") leaves
+    a gap between them on the header's levels alone. One with nothing (a gap found inside a
+    header word that wraps) is dropped."""
+
+    def drop(column: int) -> None:
+        del labels[column]
+        for row in rows:
+            del row.cells[column]
+
+    def has_words(column: int) -> bool:
+        return any(row.cells[column] for row in rows)
+
     column = 0
     while column < len(labels):
-        if labels[column] and not any(row.cells[column] for row in rows):
-            for other in (column + 1, column - 1):
-                if (
-                    0 <= other < len(labels)
-                    and not labels[other]
-                    and any(row.cells[other] for row in rows)
-                ):
-                    labels[other] = labels[column]
-                    del labels[column]
-                    for row in rows:
-                        del row.cells[column]
-                    break
-            else:
+        if has_words(column):
+            column += 1
+        elif not labels[column]:
+            drop(column)
+        else:
+            beside = [
+                other
+                for other in (column + 1, column - 1)
+                if 0 <= other < len(labels) and not labels[other] and has_words(other)
+            ]
+            if not beside:
                 column += 1
-            continue
-        column += 1
+                continue
+            labels[beside[0]] = labels[column]
+            drop(column)
 
 
 def _list_like(rows: Sequence[_Row]) -> bool:
@@ -555,63 +612,3 @@ def _header_above(
         below = line
         index -= 1
     return tuple(sorted(taken))
-
-
-def in_reading_order(lines: list[_Line], tables: list[Table]) -> tuple[list[_Line], list[Table]]:
-    """The page's lines with each table's put row by row (see certiq.ingestion.tables), and the
-    tables with their line numbers in that order."""
-    position: dict[int, int] = {}
-    for table in tables:
-        first = min(table.lines)
-        for offset, index in enumerate(table.lines):
-            position[index] = first + offset
-    reordered = list(lines)
-    for index, new in position.items():
-        reordered[new] = lines[index]
-
-    def moved(indices: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple(position.get(index, index) for index in indices)
-
-    return reordered, [
-        replace(
-            table,
-            lines=moved(table.lines),
-            header_lines=moved(table.header_lines),
-            rows=tuple((moved(row_lines), cells) for row_lines, cells in table.rows),
-        )
-        for table in tables
-    ]
-
-
-def whole_rows(
-    spans: list[tuple[int, int]],
-    tables: list[Table],
-    starts: list[int],
-    ends: list[int],
-) -> tuple[list[tuple[int, int]], dict[tuple[int, int], tuple[tuple[str, str], ...]]]:
-    """Each table row as one span, whatever its punctuation, with its cells named by column.
-
-    A row is a block of its own in the page's text, so no sentence runs across its ends; the
-    sentences found inside one ("Kept 7 years. Then deleted.") give way to the whole row.
-    """
-    rows: dict[int, tuple[int, tuple[tuple[str, str], ...]]] = {}
-    for table in tables:
-        for row_lines, row_cells in table.rows:
-            rows[starts[row_lines[0]]] = (
-                ends[row_lines[-1]],
-                tuple((label, cell) for label, cell in zip(table.columns, row_cells, strict=True)),
-            )
-    whole: list[tuple[int, int]] = []
-    cells: dict[tuple[int, int], tuple[tuple[str, str], ...]] = {}
-    row_end = -1
-    for start, end in spans:
-        if start < row_end:
-            continue  # inside the row just taken whole
-        found = rows.get(start)
-        if found is None:
-            whole.append((start, end))
-            continue
-        row_end, named = found
-        whole.append((start, row_end))
-        cells[(start, row_end)] = named
-    return whole, cells
