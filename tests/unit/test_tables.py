@@ -184,6 +184,19 @@ def test_a_line_of_prose_across_the_columns_ends_the_table() -> None:
     assert table.lines == (0, 1)
 
 
+def test_a_running_header_and_footer_drawn_first_are_no_table() -> None:
+    # GIVEN a page drawn header and footer first (each with a wide gap), then its body, which
+    # opens with the end of a sentence the page break cut
+    lines = [
+        line(32, (62.0, "Northwind Analytics Ltd. | Incident Response Plan"), (480.0, "Internal")),
+        line(590, (62.0, "Version 2.0"), (508.0, "Page 2")),
+        prose(74, "owner and a due date.", x=68.0),
+        prose(94, "This plan is tested with a tabletop exercise twice a year.", x=68.0),
+    ]
+    # WHEN tables are looked for / THEN none is found: the sentence stays whole to be joined
+    assert find_tables(lines) == []
+
+
 def test_lines_without_geometry_hold_no_table() -> None:
     assert find_tables([None, row(100, "Leeds", "40", "2001"), None]) == []
 
@@ -315,3 +328,29 @@ def test_rows_under_a_first_cell_spanning_them_are_rows_of_their_own() -> None:
         tuple(cell for _, cell in sentence.cells) for sentence in page.sentences if sentence.cells
     ]
     assert read == drawn
+
+
+def test_the_rest_of_a_row_a_page_break_cut_is_not_taken_for_a_header() -> None:
+    # GIVEN the table that ended the last page, and this page opening with the rest of its
+    # last row's cells (in lower case), then rows of figures
+    [before] = find_tables(
+        [
+            row(100, "Office", "Notes", "Staff", bold=True),
+            row(112, "Leeds", "Opened in spring", "40"),
+            row(124, "York", "Moved in summer", "12"),
+        ]
+    )
+    page = [
+        line(60, (200.0, "and staffed by")),
+        line(72, (200.0, "contractors")),
+        row(84, "Bath", "Opened last", "9"),
+        row(96, "Ely", "Closed", "3"),
+        row(108, "Wells", "Opened", "5"),
+    ]
+    # WHEN tables are looked for, knowing the last one
+    [table] = find_tables(page, continuing=before)
+    # THEN the rest of the cut row is a row of its own under the same labels, not a header
+    assert table.header_lines == ()
+    assert table.columns == ("Office", "Notes", "Staff")
+    assert table.rows[0][1] == ("", "and staffed by contractors", "")
+    assert table.rows[1][1] == ("Bath", "Opened last", "9")

@@ -31,11 +31,14 @@ CELL_GAP = 1.0
 # The next line of a table starts within this many line heights below the lines above it.
 ROW_GAP = 1.5
 # Going up, the line before the block may be the last cell of the row above, drawn at that
-# row's top: as many line heights above the block's top as a tall row of wrapped cells.
-ROW_REACH = 12.0
+# row's top: as many line heights above the block's top as a row of wrapped cells is tall,
+# which may be most of a page.
+ROW_REACH = 60.0
 # Rows set apart by this many line heights or more (a cell's padding); a wrapped line follows
 # the one above at its leading, closer.
 ROW_SPACE = 0.4
+# How many lines back the first cell of a row drawn cell by cell is looked for.
+SIBLING_WINDOW = 100
 # Lines of one table differ in height by this share at most.
 HEIGHT_CHANGE = 0.25
 # A column gap is this many line heights wide at least: wider than a space between words, as
@@ -172,37 +175,60 @@ def _region(lines: Sequence[LineLayout | None], seed: int, floor: int) -> tuple[
     # below within reach (a wrapped header cell drawn before the rest of its row).
     while True:
         grown = False
-        while end < len(lines) and _joins(lines[end], first, taken, extent):
+        while end < len(lines) and _joins(lines[end], first, taken, extent, ROW_GAP):
             end += 1
             grown = True
-        while start > floor and _joins(lines[start - 1], first, taken, extent):
+        while start > floor and _joins(
+            lines[start - 1], first, taken, extent, _reach_up(lines, start - 1, floor)
+        ):
             start -= 1
             grown = True
         if not grown:
             return start, end
 
 
+def _reach_up(lines: Sequence[LineLayout | None], index: int, floor: int) -> float:
+    """How far above the block a line drawn before it may be, in line heights: far (ROW_REACH)
+    when a line drawn before it shares its level, as the first cell of a row drawn cell by cell
+    does with its last (drawn at the row's top, just before the next row); else close, as any
+    line: a running header drawn before a footer is no row of it."""
+    line = lines[index]
+    if line is not None:
+        for other in lines[max(floor, index - SIBLING_WINDOW) : index]:
+            if other is not None and _side_by_side(line, other):
+                return ROW_REACH
+    return ROW_GAP
+
+
+def _side_by_side(line: LineLayout, other: LineLayout) -> bool:
+    """Do two lines share a level (their vertical extents overlap by half or more)?"""
+    overlap = min(line.y1, other.y1) - max(line.y0, other.y0)
+    return overlap >= 0.5 * min(line.height, other.height)
+
+
 def _joins(
-    line: LineLayout | None, first: LineLayout, taken: list[LineLayout], extent: list[float]
+    line: LineLayout | None,
+    first: LineLayout,
+    taken: list[LineLayout],
+    extent: list[float],
+    reach: float,
 ) -> bool:
-    """Does the line join the block (then taken, the block's top and bottom widened)?"""
+    """Does the line join the block (then taken, the block's top and bottom widened)? It may
+    be `reach` line heights above the block's top: far, for a line drawn before the block (the
+    top of the row above); close, for one drawn after it (a running header or footer drawn
+    last is not a row)."""
     if line is None or not line.words:
         return False
     height = max(first.height, line.height)
     if abs(first.height - line.height) > HEIGHT_CHANGE * height:
         return False
-    if line.y1 < extent[0] - ROW_REACH * height or line.y0 > extent[1] + ROW_GAP * height:
+    if line.y1 < extent[0] - reach * height or line.y0 > extent[1] + ROW_GAP * height:
         return False
     if len(_cells(line)) < 2 and _runs_across(line, taken):
         return False
     taken.append(line)
     extent[0], extent[1] = min(extent[0], line.y0), max(extent[1], line.y1)
     return True
-
-
-def _levels(layouts: Sequence[LineLayout]) -> int:
-    """How many levels the lines are on (lines side by side share one)."""
-    return max(_level_of(layouts), default=-1) + 1
 
 
 def _level_of(layouts: Sequence[LineLayout]) -> list[int]:
@@ -252,7 +278,8 @@ def _gaps(layouts: Sequence[LineLayout], allowed: int | None = None) -> list[tup
     # Counted by level, not by line: a row drawn cell by cell is several lines on one level, so
     # a column holds words on few of the lines but on a level of every row.
     if allowed is None:
-        allowed = CROSSING if _levels(layouts) >= 4 else 0
+        levels = max(_level_of(layouts), default=-1) + 1  # lines side by side share one
+        allowed = CROSSING if levels >= 4 else 0
     # Sweep the words' edges left to right, counting the lines whose words cover each stretch.
     edges = sorted([(left, 1) for left, _ in extents] + [(right, -1) for _, right in extents])
     minimum = GAP_WIDTH * min(line.height for line in layouts)
@@ -294,7 +321,7 @@ def _table(lines: Sequence[LineLayout | None], start: int, end: int) -> Table | 
     new_rows = _rows_under_a_spanned_cell(region, level, placed, layouts, start)
     for index in sorted(
         region,
-        key=lambda i: (level[i - start], _first_column(gaps, _layout(layouts, i)), i),
+        key=lambda i: (level[i - start], _column_of(gaps, *_layout(layouts, i).words[0][2:]), i),
     ):
         line = _layout(layouts, index)
         cells = placed[index]
@@ -307,7 +334,9 @@ def _table(lines: Sequence[LineLayout | None], start: int, end: int) -> Table | 
                 owner.cells[column].extend(parts)
     while rows and _filled(rows[-1].cells) < 2:  # a note under the table, not a row of it
         rows.pop()
-    while rows and _filled(rows[0].cells) < 2:  # a caption, or the line before it
+    # A caption, or the line before the table, goes; a cell in lower case stays: the rest of a
+    # row a page break cut, which a caption never is.
+    while rows and _filled(rows[0].cells) < 2 and not _carries_on(rows[0]):
         rows.pop(0)
     if sum(1 for row in rows if _filled(row.cells) >= 2) < 2:
         return None
@@ -318,7 +347,10 @@ def _table(lines: Sequence[LineLayout | None], start: int, end: int) -> Table | 
         return None
     for row in rows:  # cell by cell, each cell's lines top to bottom
         row.lines.sort(
-            key=lambda i: (_first_column(gaps, _layout(layouts, i)), _layout(layouts, i).y0)
+            key=lambda i: (
+                _column_of(gaps, *_layout(layouts, i).words[0][2:]),
+                _layout(layouts, i).y0,
+            )
         )
     header = (
         tuple(rows.pop(0).lines) if _heads(rows, layouts) else _header_above(lines, start, gaps)
@@ -556,9 +588,9 @@ def _word_columns(line: LineLayout, gaps: Sequence[tuple[float, float]]) -> list
     return columns
 
 
-def _first_column(gaps: Sequence[tuple[float, float]], line: LineLayout) -> int:
-    _, _, left, right = line.words[0]
-    return _column_of(gaps, left, right)
+def _carries_on(row: _Row) -> bool:
+    """Does the row start in lower case, the rest of a sentence begun above it?"""
+    return next(part for parts in row.cells for part in parts)[:1].islower()
 
 
 def _filled(cells: Sequence[Sequence[str]]) -> int:
@@ -571,8 +603,10 @@ def _has_figure(cells: Sequence[Sequence[str]]) -> bool:
 
 
 def _heads(rows: Sequence[_Row], layouts: dict[int, LineLayout | None]) -> bool:
-    """Is the first row the table's header: set in bold over rows that are not, or words over
-    rows of figures ("Country Population ..." over "Austria 8.9 83,879 ...")?"""
+    """Is the first row the table's header: set in bold over rows that are not, or labels over
+    rows of figures ("Country Population ..." over "Austria 8.9 83,879 ...")? Labels start as
+    labels do: cells all in lower case at the top of a page are the rest of a row the page
+    break cut, not a header."""
     if len(rows) < 3:
         return False
     first, rest = rows[0], rows[1:]
@@ -582,7 +616,7 @@ def _heads(rows: Sequence[_Row], layouts: dict[int, LineLayout | None]) -> bool:
 
     if bold(first) and not any(bold(row) for row in rest):
         return True
-    if _has_figure(first.cells):
+    if _has_figure(first.cells) or all(parts[0][:1].islower() for parts in first.cells if parts):
         return False
     with_figures = sum(1 for row in rest if _has_figure(row.cells))
     return with_figures >= 2 and 3 * with_figures >= 2 * len(rest)
