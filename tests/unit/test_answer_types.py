@@ -10,6 +10,7 @@ from certiq.answering.answer_types import (
     activity_asked,
     answers_when,
     answers_where,
+    asks_for_amount,
     asks_what_it_is,
     can_answer,
     defined_term,
@@ -187,6 +188,11 @@ def test_a_sentence_names_someone_by_a_role_a_party_or_a_capitalised_name(
             "Who must be told about a breach, and when?",
             ["Who must be told about a breach, and when?"],
         ),
+        # nor is a part that brings no word of its own; the part after it is
+        (
+            "Who must be told about a breach, and when must they be told, and what fine applies?",
+            ["Who must be told about a breach, and when must they be told", "what fine applies?"],
+        ),
     ],
 )
 def test_a_question_is_cut_where_and_starts_another_question(
@@ -333,3 +339,22 @@ def test_what_follows_a_thing_is_told_by_a_sentence_opening_with_it() -> None:
     assert tells_what_follows(question, "A legal hold suspends deletion.")
     assert not tells_what_follows(question, "The General Counsel may place a legal hold.")
     assert not tells_what_follows("When is a legal hold placed?", "A legal hold suspends deletion.")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "answers"),
+    [
+        (
+            "Where this policy and a customer contract disagree, the stricter of the two applies.",
+            False,
+        ),
+        ("A fine of EUR 500 applies to each shared password.", True),
+        ("Sharing a password is fined at one day's pay.", True),
+        ("Regulators may fine up to 4% of annual turnover.", True),
+    ],
+)
+def test_asked_what_fine_applies_an_answer_names_a_fine_or_states_money(
+    sentence: str, answers: bool
+) -> None:
+    assert asks_for_amount("What fine applies?")
+    assert can_answer("What fine applies?", sentence) is answers

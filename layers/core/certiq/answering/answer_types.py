@@ -25,7 +25,9 @@ _AMOUNT: Final = re.compile(
     r"\bhow (?:many|much)\b"
     r"|\bwhat (?:is|are|was|were) the (?:maximum|minimum|max|min|total|number|amount|"
     r"percentage|proportion|share|rate|limit|cap|fine|fines|fee|fees|price|cost)\b"
-    r"|\bwhat (?:percentage|proportion|number|amount)\b",
+    r"|\bwhat (?:percentage|proportion|number|amount)\b"
+    # "What fine applies?" asks for an amount as "what is the fine" does.
+    r"|\bwhat (?:(?:maximum|minimum|max|min)\s+)?(?:fines?|fees?|prices?|costs?|charges?)\b",
     re.IGNORECASE,
 )
 # Asking for a duration or a frequency: a number, or the words that state one without digits.
@@ -40,6 +42,11 @@ _NUMBER_WORDS: Final = (
     r"zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
     r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
     r"eighty|ninety|hundred|thousand|million|billion|dozen|once|twice|half|single|double|none"
+)
+# Asked for a fine, a fee, a price or a cost, the answer names it or states money.
+_MONEY_ASKED: Final = re.compile(r"\b(fines?|fees?|prices?|costs?|charges?)\b", re.IGNORECASE)
+_MONEY: Final = re.compile(
+    r"[$€£¥]|\b(?:EUR|USD|GBP|CHF|dollars?|euros?|pounds?|cents?)\b|\d\s?%", re.IGNORECASE
 )
 _AMOUNT_WORDS: Final = re.compile(rf"\b(?:{_NUMBER_WORDS})\b", re.IGNORECASE)
 _DURATION_WORDS: Final = re.compile(
@@ -207,12 +214,24 @@ def question_parts(question: str) -> list[str]:
     difference = _DIFFERENCE.search(question)
     if difference is not None:
         return [f"What is {difference.group(1)}?", f"What is {difference.group(2)}?"]
-    parts = [part.strip() for part in _NEXT_PART.split(question) if part and part.strip()]
-    if any(not content_terms(part) for part in parts[1:]):
-        # "Who must be told about a breach, and when?" asks when of the same thing: "when?" is
-        # no question of its own, which the documents would be said not to answer.
-        return [question]
-    return parts or [question]
+    # Each part's span of the question: a part that brings no words of its own asks another
+    # thing of the part before, and stays with it. "Who must be told about a breach, and when
+    # must they be told?" asks when of the same telling; said apart, "when must they be told?"
+    # would be said not stated beside the answer that states it.
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for cut in [*_NEXT_PART.finditer(question), None]:
+        end = len(question) if cut is None else cut.start()
+        part = question[start:end].strip()
+        if part:
+            before = question[spans[-1][0] : spans[-1][1]] if spans else ""
+            if spans and set(content_terms(part)) <= set(content_terms(before)):
+                spans[-1] = (spans[-1][0], end)
+            else:
+                spans.append((start, end))
+        start = len(question) if cut is None else cut.end()
+    parts = [question[low:high].strip() for low, high in spans]
+    return parts if len(parts) > 1 else [question]
 
 
 # Asking what something is: "What is SEV1?", "What is a SEV2 incident?", "What counts as a SEV1
@@ -501,6 +520,13 @@ def can_answer(question: str, sentence: str) -> bool:
             return _DURATION_WORDS.search(sentence) is not None
         if counted is not None and counted not in content_terms(sentence):
             return False  # "how many employees": a number of something else is no answer
+        money = _MONEY_ASKED.search(question)
+        if (
+            money
+            and not _MONEY.search(sentence)
+            and stem(money.group(1).lower()) not in content_terms(sentence)
+        ):
+            return False  # asked what fine applies, "the stricter of the two applies" is none
         return bool(numbers(sentence)) or _AMOUNT_WORDS.search(sentence) is not None
     if _DATE.search(question):
         return _DATE_WORDS.search(sentence) is not None
