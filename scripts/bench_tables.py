@@ -27,7 +27,7 @@ from __future__ import annotations
 import argparse
 import io
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
@@ -190,44 +190,64 @@ def matched(
     return best
 
 
+@dataclass
+class Tally:
+    """What was read right of the tables drawn, table by table."""
+
+    tables: int = 0
+    found: int = 0
+    over_a_page: int = 0
+    rows: int = 0
+    rows_exact: int = 0
+    cells: int = 0
+    cells_right: int = 0
+    labels: int = 0
+    labels_right: int = 0
+    misses: list[str] = field(default_factory=list)
+
+    def add(self, data: bytes, drawn: Drawn) -> None:
+        """Parse a drawn table's PDF as ingestion does and count what it read right."""
+        pages = parse_pdf(data).pages
+        read = [sentence.cells for page in pages for sentence in page.sentences if sentence.cells]
+        self.tables += 1
+        self.found += bool(read)
+        self.over_a_page += len(pages) > 1
+        self.rows += len(drawn.rows)
+        self.cells += sum(len(row) for row in drawn.rows)
+        for row in drawn.rows:
+            right, got = matched(row, read)
+            self.cells_right += right
+            self.rows_exact += right == len(row) and len(got) == len(row)
+            if right < len(row) and len(self.misses) < 8:
+                self.misses.append(f"table {self.tables - 1}: drew {row}, read {got}")
+        if drawn.header is not None:
+            self.labels += len(drawn.header)
+            if read:
+                self.labels_right += sum(
+                    1
+                    for column, label in enumerate(drawn.header)
+                    if column < len(read[0]) and read[0][column][0] == label
+                )
+
+    def report(self, title: str) -> None:
+        print(title)
+        print(f"over a page break: {self.over_a_page}")
+        print(f"found:       {self.found / self.tables:.3f}")
+        print(f"rows exact:  {self.rows_exact / self.rows:.3f} of {self.rows}")
+        print(f"cells:       {self.cells_right / self.cells:.3f} of {self.cells}")
+        print(f"labels:      {self.labels_right / max(self.labels, 1):.3f} of {self.labels}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    tables = [random_table(rng) for _ in range(args.tables)]
-    found = rows_exact = rows_total = cells_right = cells_total = 0
-    labels_right = labels_total = pages_over = 0
-    misses: list[str] = []
-    for number, (data, drawn) in enumerate(tables):
-        pages = parse_pdf(data).pages
-        pages_over += len(pages) > 1
-        read = [sentence.cells for page in pages for sentence in page.sentences if sentence.cells]
-        rows_total += len(drawn.rows)
-        cells_total += sum(len(row) for row in drawn.rows)
-        if drawn.header is not None:
-            labels_total += len(drawn.header)
-        if read:
-            found += 1
-        for row in drawn.rows:
-            right, got = matched(row, read)
-            cells_right += right
-            rows_exact += right == len(row) and len(got) == len(row)
-            if right < len(row) and len(misses) < 8:
-                misses.append(f"table {number}: drew {row}, read {got}")
-        if drawn.header is not None and read:
-            labels_right += sum(
-                1
-                for column, label in enumerate(drawn.header)
-                if column < len(read[0]) and read[0][column][0] == label
-            )
-    print(f"tables drawn: {args.tables} (seed {args.seed})")
-    print(f"over a page break: {pages_over}")
-    print(f"found:       {found / args.tables:.3f}")
-    print(f"rows exact:  {rows_exact / rows_total:.3f} of {rows_total}")
-    print(f"cells:       {cells_right / cells_total:.3f} of {cells_total}")
-    print(f"labels:      {labels_right / max(labels_total, 1):.3f} of {labels_total}")
+    tally = Tally()
+    for data, drawn in [random_table(rng) for _ in range(args.tables)]:
+        tally.add(data, drawn)
+    tally.report(f"tables drawn: {args.tables} (seed {args.seed})")
     false_tables = sum(
         1
         for data in no_table_pages(rng, 40)
@@ -235,7 +255,7 @@ def main() -> None:
         if any(sentence.cells is not None for sentence in page.sentences)
     )
     print(f"pages with no table read as holding one: {false_tables} of 40")
-    for miss in misses:
+    for miss in tally.misses:
         print("  ", miss)
 
 

@@ -19,13 +19,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench_tables import cell_text, matched, phrase
-
-from certiq.ingestion.pdf import parse_pdf
+from bench_tables import Drawn, Tally, cell_text, phrase
 
 
-def word_table(rng: random.Random, path: Path) -> tuple[list[str] | None, list[tuple[str, ...]]]:
-    """A .docx with a sentence, one table and a sentence; the table's header and rows."""
+def word_table(rng: random.Random, path: Path) -> Drawn:
+    """A .docx with a sentence, one table and a sentence; the table as drawn."""
     from docx import Document  # type: ignore[import-not-found]
 
     document = Document()
@@ -53,7 +51,7 @@ def word_table(rng: random.Random, path: Path) -> tuple[list[str] | None, list[t
             cell.paragraphs[0].add_run(text)
     document.add_paragraph("Entries not listed above are kept for two years and then deleted.")
     document.save(str(path))
-    return header, [tuple(row) for row in rows]
+    return Drawn(None if header is None else tuple(header), tuple(tuple(row) for row in rows))
 
 
 def main() -> None:
@@ -69,8 +67,7 @@ def main() -> None:
     if soffice is None:
         sys.exit("LibreOffice is not installed: apt-get install libreoffice-writer-nogui")
     rng = random.Random(args.seed)
-    found = rows_exact = rows_total = cells_right = cells_total = 0
-    labels_right = labels_total = 0
+    tally = Tally()
     with tempfile.TemporaryDirectory() as folder:
         drawn = [word_table(rng, Path(folder) / f"t{n:04d}.docx") for n in range(args.tables)]
         subprocess.run(
@@ -80,34 +77,9 @@ def main() -> None:
             capture_output=True,
             timeout=1800,
         )
-        for number, (header, rows) in enumerate(drawn):
-            data = (Path(folder) / f"t{number:04d}.pdf").read_bytes()
-            read = [
-                sentence.cells
-                for page in parse_pdf(data).pages
-                for sentence in page.sentences
-                if sentence.cells
-            ]
-            found += bool(read)
-            rows_total += len(rows)
-            cells_total += sum(len(row) for row in rows)
-            for row in rows:
-                right, got = matched(row, read)
-                cells_right += right
-                rows_exact += right == len(row) and len(got) == len(row)
-            if header is not None:
-                labels_total += len(header)
-                if read:
-                    labels_right += sum(
-                        1
-                        for column, label in enumerate(header)
-                        if column < len(read[0]) and read[0][column][0] == label
-                    )
-    print(f"tables laid out by LibreOffice: {args.tables} (seed {args.seed})")
-    print(f"found:       {found / args.tables:.3f}")
-    print(f"rows exact:  {rows_exact / rows_total:.3f} of {rows_total}")
-    print(f"cells:       {cells_right / cells_total:.3f} of {cells_total}")
-    print(f"labels:      {labels_right / max(labels_total, 1):.3f} of {labels_total}")
+        for number, table in enumerate(drawn):
+            tally.add((Path(folder) / f"t{number:04d}.pdf").read_bytes(), table)
+    tally.report(f"tables laid out by LibreOffice: {args.tables} (seed {args.seed})")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
         RetrievalMode,
         SourceType,
         Statement,
-        TableCell,
     )
 
 
@@ -263,12 +262,9 @@ UNCHECKED_READING = (
 )
 
 
-def _named_cells(cells: list[TableCell]) -> str:
-    """A row's cells under their column's label ("Capital: Helsinki; ..."), blank ones left out."""
-    return "; ".join(f"{cell.column}: {cell.text}" for cell in cells if cell.text)
-
-
 def _readable(response: QAResponse) -> str:
+    from certiq.models.documents import named_cells
+
     lines = [f"Question: {response.question}", f"Status:   {response.status.value}"]
     if response.outcome is not None:
         lines.append(f"Outcome:  {response.outcome.value}")
@@ -286,7 +282,7 @@ def _readable(response: QAResponse) -> str:
         for passage in response.related:
             lines.append(f'  {passage.file_name}, page {passage.page}: "{passage.text}"')
             if passage.cells and any(cell.column for cell in passage.cells):
-                lines.append(f"    a table's row: {_named_cells(passage.cells)}")
+                lines.append(f"    a table's row: {named_cells(passage.cells)}")
     if response.search is not None and response.search.note:
         lines += ["", f"Search: {response.search.note}"]
     if response.search is not None and response.search.original_query is not None:

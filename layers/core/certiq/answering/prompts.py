@@ -11,6 +11,7 @@ from typing import Final
 
 from certiq.answering.parsing import evidence_label
 from certiq.models import EvidenceSpan
+from certiq.models.documents import named_cells
 
 SYSTEM: Final = """\
 You answer questions about an organisation's documents for people who must be able to check \
@@ -61,8 +62,7 @@ def evidence_title(span: EvidenceSpan) -> str:
     title = f"{span.file_name}, page {span.page}"
     if span.cells and any(cell.column for cell in span.cells):
         # The bare row does not say which figure is which; its header does.
-        named = "; ".join(f"{cell.column}: {cell.text}" for cell in span.cells if cell.text)
-        title = f"{title}; a row of a table: {named}"
+        title = f"{title}; a row of a table: {named_cells(span.cells)}"
     return f"{title}; {FENCE}" if span.addresses_assistant else title
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from enum import StrEnum
 from typing import Literal
@@ -31,6 +32,12 @@ class TableCell(Contract):
 
     column: str = Field(description="the header's words over the column; empty without a header")
     text: str = Field(description="the cell's words, as the page has them; empty when blank")
+
+
+def named_cells(cells: Sequence[TableCell]) -> str:
+    """A row's cells under their columns' labels ("Country: Finland; Capital: Helsinki"), blank
+    ones left out: how the CLI prints a row and a model is told of one."""
+    return "; ".join(f"{cell.column}: {cell.text}" for cell in cells if cell.text)
 
 
 _CELLS_DESCRIPTION = (

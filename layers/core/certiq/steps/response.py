@@ -42,10 +42,12 @@ def reads_as_table(span: EvidenceSpan | RelatedPassage) -> bool:
 def _row_match(span: EvidenceSpan, query: set[str]) -> int:
     """How many of the question's terms a table's row holds with its labels; 0 when its cells
     hold none of them, or it is not a row."""
-    if span.cells is None or not query & set(content_terms(span.text)):
+    if span.cells is None:
         return 0
-    labels = " ".join(cell.column for cell in span.cells)
-    return len(query & set(content_terms(f"{span.text} {labels}")))
+    in_cells = query & set(content_terms(span.text))
+    if not in_cells:
+        return 0
+    return len(in_cells | query & set(content_terms(" ".join(c.column for c in span.cells))))
 
 
 def related_reading(state: QuestionState, outcome: AnswerOutcome) -> list[RelatedPassage]:
