@@ -7,12 +7,19 @@ calibrated on held-out scores), and, for comparison, plain word overlap
 render policy. The threshold sweeps are drawn by `make report` (scripts/report.py).
 
 certiq's model was trained on these pairs, so its line here is in-sample (its held-out figures:
-scripts/calibrate_verifier.py). Then times the render policy with certiq's model over typical
-answers, judged as the Verify step judges them (the claims side by side): 8 claims, each citing 5
-quotes of up to 300 characters, drawn from FEVER pairs (paraphrases, so no claim is decided by
-the verbatim rule); once with no quote stating its claim (typical_answer: the slowest case) and
-once with one of the five the claim's own evidence (supported_answer). It prints p50 and max
-over 8 answers each, and the runtime (onnxruntime where it is installed, else numpy).
+scripts/calibrate_verifier.py).
+
+Then times the render policy with certiq's model over typical answers, judged as the Verify step
+judges them (the claims side by side): 8 claims, each citing 5 quotes of up to 300 characters
+that share a word with it, drawn from FEVER pairs (paraphrases, so no claim is decided by the
+verbatim rule); once with no quote stating its claim (typical_answer: the slowest case) and once
+with one of the five the claim's own evidence (supported_answer). It prints p50 and max over 8
+answers each, and the runtime (onnxruntime where it is installed, else numpy).
+
+Last, what certiq's model makes of claims cited beside evidence about something else: 400 claims
+of each set, each with another pair's evidence drawn at random (pairings it was never trained
+on); the share certified and the share blocked, with the shipped guards and with the unrelated
+guard off.
 
     .venv/bin/python scripts/bench_verify.py [--pairs FILE]
 """
@@ -20,16 +27,20 @@ over 8 answers each, and the runtime (onnxruntime where it is installed, else nu
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from certiq.adapters.local.nli import NliVerifier
+from certiq.adapters.local.nli import SHIPPED_MODEL_DIR, NliVerifier
 from certiq.config import PolicySettings
 from certiq.evaluation.verification import (
+    ANSWER_CLAIMS,
     Pair,
+    predict_all,
     quoting,
     read_pairs,
     score_pairs,
@@ -37,12 +48,14 @@ from certiq.evaluation.verification import (
 from certiq.models import Citation, Claim
 from certiq.ports import Support
 from certiq.text import content_terms
+from certiq.trust.calibration import shares_a_term
 from certiq.trust.policy import decide_all
 from certiq.trust.verifier import HELD_OUT_MODEL_PATH, LexicalVerifier, load_model
 
 ROOT = Path(__file__).resolve().parents[1]
 PAIRS = ROOT.parent / "shared" / "data" / "scifact" / "claims.train.jsonl"
 FEVER = ROOT.parent / "shared" / "data" / "verification" / "fever_rte_dev.jsonl"
+HEALTHVER = ROOT.parent / "shared" / "data" / "verification" / "healthver_dev.jsonl"
 
 
 class OverlapVerifier:
@@ -74,6 +87,13 @@ def main() -> None:
         report = score_pairs(pairs, verifier, policy)
         print(json.dumps({"verifier": verifier.name, **report.metrics()}))
     print(json.dumps(time_typical_answers(read_pairs(FEVER), policy)))
+    sets = {"scifact": pairs, "healthver": read_pairs(HEALTHVER), "fever": read_pairs(FEVER)}
+    with tempfile.TemporaryDirectory() as folder:
+        unguarded = without_guard(SHIPPED_MODEL_DIR, "unrelated", Path(folder))
+        for guards, verifier in (("shipped", NliVerifier()), ("unrelated off", unguarded)):
+            for name, claimed in sets.items():
+                shares = beside_unrelated_evidence(claimed, verifier, policy)
+                print(json.dumps({"unrelated_evidence": name, "guards": guards, **shares}))
 
 
 def time_typical_answers(pairs: Sequence[Pair], policy: PolicySettings) -> dict[str, float | str]:
@@ -102,15 +122,52 @@ def time_typical_answers(pairs: Sequence[Pair], policy: PolicySettings) -> dict[
     return timings
 
 
+def beside_unrelated_evidence(
+    pairs: Sequence[Pair], verifier: NliVerifier, policy: PolicySettings
+) -> dict[str, float]:
+    """Shares of 400 claims certified and blocked when each cites another pair's evidence."""
+    rng = random.Random(3)
+    claims = rng.sample(list(pairs), 400)
+    moved = [Pair(pair.claim, rng.choice(pairs).evidence, "neutral") for pair in claims]
+    predicted = [
+        label
+        for start in range(0, len(moved), ANSWER_CLAIMS)
+        for label in predict_all(moved[start : start + ANSWER_CLAIMS], verifier, policy)
+    ]
+    return {
+        "certified": round(predicted.count("entail") / len(predicted), 4),
+        "blocked": round(predicted.count("contradict") / len(predicted), 4),
+    }
+
+
+def without_guard(model_dir: Path, guard: str, folder: Path) -> NliVerifier:
+    """The same model in ``folder`` (its files linked), its calibration without ``guard``."""
+    for path in model_dir.iterdir():
+        (folder / path.name).symlink_to(path.resolve())
+    config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
+    calibration = config["certiq_calibration"]
+    calibration["guards"] = [name for name in calibration["guards"] if name != guard]
+    (folder / "config.json").unlink()
+    (folder / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    return NliVerifier(folder)
+
+
 def typical_answer(
     rng: random.Random, claimed: Sequence[Pair], quoted: Sequence[Pair], own: bool
 ) -> tuple[list[Claim], dict[str, Citation]]:
     """8 claims of ``claimed``, each citing 5 quotes of up to 300 characters from ``quoted``'s
-    evidence; with ``own``, one of them (at random) is the claim's own evidence instead."""
+    evidence, each sharing a word with the claim (as retrieved quotes do: the unrelated guard
+    would spare the model the others); with ``own``, one of them (at random) is the claim's own
+    evidence instead."""
     claims: list[Claim] = []
     citations: dict[str, Citation] = {}
     for index, pair in enumerate(rng.sample(list(claimed), 8)):
-        quotes = [other.evidence[:300] for other in rng.sample(list(quoted), 5)]
+        related = (
+            other.evidence[:300]
+            for other in rng.sample(list(quoted), len(quoted))
+            if other.evidence != pair.evidence and shares_a_term(pair.claim, [other.evidence[:300]])
+        )
+        quotes = list(itertools.islice(related, 5))
         if own:
             quotes[rng.randrange(5)] = pair.evidence[:300]
         cited = {f"C{5 * index + j + 1}": quote for j, quote in enumerate(quotes)}

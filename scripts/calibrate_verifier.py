@@ -12,8 +12,10 @@ Figures, all on predictions of claims the model was not trained on:
   cv     nested: each fold's thresholds are chosen on the other folds' predictions
   cross  thresholds chosen on a fifth of the training sources' claims kept aside, measured on the
          held-out source
-Guards (number, verbatim) are measured on and off; those that help are kept. The thresholds and
-guards chosen on every fold together are written into the model's config.json.
+Guards (number, verbatim) are measured on and off; those that help are kept. The unrelated guard
+is always kept: it is for claims cited with evidence about something else, which these sets do not
+hold (scripts/bench_verify.py measures it on claims paired with other claims' evidence). The
+thresholds and guards chosen on every fold together are written into the model's config.json.
 
     .venv/bin/python scripts/calibrate_verifier.py --runs .verifier \
         --model layers/core/certiq/trust/verifier_model --figures docs/verifier_figures.json
@@ -35,13 +37,21 @@ from verifier_pairs import fold_of
 from certiq.config import PolicySettings
 from certiq.evaluation.verification import Pair, predict
 from certiq.ports import Support
-from certiq.trust.calibration import GUARDS, Calibration, states_verbatim, unstated_numbers
+from certiq.trust.calibration import (
+    GUARDS,
+    Calibration,
+    shares_a_term,
+    states_verbatim,
+    unstated_numbers,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 LABEL = {"entail": 0, "contradict": 1, "neutral": 2, "not_entail": -1}
 # predict()'s label of a rendered state: VERIFIED, BLOCKED, UNVERIFIED -> 0, 1, 2 as in states().
 PREDICTED_INDEX = {"entail": 0, "contradict": 1, "neutral": 2}
 THREE_WAY = ("scifact", "healthver")
+# Kept whatever the labelled sets say: they hold no claim cited beside unrelated evidence.
+ALWAYS_GUARDED = ("unrelated",)
 Array = np.ndarray[Any, Any]
 
 
@@ -54,6 +64,7 @@ class Predictions:
     contradict: Array
     verbatim: Array
     number: Array
+    unrelated: Array
 
     @classmethod
     def read(cls, path: Path) -> Predictions:
@@ -68,6 +79,7 @@ class Predictions:
             contradict=p[:, 1],
             verbatim=np.asarray([states_verbatim(r["claim"], [r["evidence"]]) for r in rows]),
             number=np.asarray([bool(unstated_numbers(r["claim"], r["evidence"])) for r in rows]),
+            unrelated=np.asarray([not shares_a_term(r["claim"], [r["evidence"]]) for r in rows]),
         )
 
     def subset(self, keep: Array) -> Predictions:
@@ -79,6 +91,7 @@ class Predictions:
             contradict=self.contradict[keep],
             verbatim=self.verbatim[keep],
             number=self.number[keep],
+            unrelated=self.unrelated[keep],
         )
 
 
@@ -91,6 +104,9 @@ def states(p: Predictions, t_entail: float, t_contradict: float, guards: Sequenc
     if "verbatim" in guards:
         blocked &= ~p.verbatim
         verified |= p.verbatim
+    if "unrelated" in guards:
+        blocked &= p.verbatim | ~p.unrelated
+        verified &= p.verbatim | ~p.unrelated
     return np.where(blocked, 1, np.where(verified, 0, 2))
 
 
@@ -227,7 +243,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=13)
     args = parser.parse_args()
     oof = Predictions.read(args.runs / "oof.jsonl")
-    combos = [c for n in range(len(GUARDS) + 1) for c in itertools.combinations(GUARDS, n)]
+    optional = [guard for guard in GUARDS if guard not in ALWAYS_GUARDED]
+    combos = [
+        (*c, *ALWAYS_GUARDED)
+        for n in range(len(optional) + 1)
+        for c in itertools.combinations(optional, n)
+    ]
     cv = {"+".join(c) or "none": nested(oof, c, args) for c in combos}
     for name, result in cv.items():
         print(json.dumps({"cv": name, **result["figures"]}))

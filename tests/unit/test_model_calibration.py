@@ -64,3 +64,20 @@ def test_an_unknown_guard_is_refused() -> None:
         Calibration.from_config(
             {"entail_threshold": 0.8, "contradict_threshold": 0.5, "guards": ["vibes"]}
         )
+
+
+def test_evidence_sharing_no_word_with_the_claim_neither_states_nor_contradicts_it() -> None:
+    # GIVEN a model that, shown a claim beside a sentence about something else, says contradict
+    calibration = Calibration(0.87, 0.5, ("number", "verbatim", "unrelated"))
+    claim = "Backups of customer data are kept for 35 days."
+    unrelated = "The DPO must be informed of any suspected breach within 24 hours."
+    # WHEN the guards judge the pair
+    support = calibration.support(claim, [unrelated], entail=0.95, contradict=0.9)
+    # THEN it is neither certified nor blocked, and says why
+    assert (support.entail, support.contradict) == (0.0, 0.0)
+    assert support.rationale == "the evidence shares no word with this claim"
+    # AND one shared word (stemmed: "backup" in "backups") is enough to leave it to the model
+    related = "Each backup is encrypted at rest."
+    assert calibration.by_rule(claim, [unrelated, related]) is None
+    # AND without the guard the model decides
+    assert Calibration(0.87, 0.5, ()).support(claim, [unrelated], 0.95, 0.9).contradict > 0.5

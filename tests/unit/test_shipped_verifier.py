@@ -116,3 +116,34 @@ def test_a_quoted_claim_is_decided_by_the_rules_without_loading_the_weights(
     # AND a claim the rules do not decide does need it
     with pytest.raises(NliModelUnavailable, match=r"lacks model\.safetensors"):
         verifier.assess("Passwords are long.", [SENTENCE])
+
+
+def test_evidence_about_something_else_neither_states_nor_contradicts_a_claim(
+    verifier: NliVerifier,
+) -> None:
+    # GIVEN claims cited beside sentences about something else: the model alone certifies the
+    # first (entail 0.98) and blocks the second (contradict 0.99), as it does to 5% and 70% of
+    # FEVER's claims each cited with another claim's evidence
+    off_topic = [
+        (
+            "Jimi Hendrix was a person.",
+            "As a form of strategic use of information (disinformation), it overlaps with "
+            "psychological warfare.",
+        ),
+        (
+            "Rupert Murdoch never formed BSkyB.",
+            "Gray Matter Interactive Studios, Inc. was a computer game developer founded in "
+            "1994, and acquired by Activision in January 2002.",
+        ),
+    ]
+    for claim, quote in off_topic:
+        # WHEN each is decided
+        decision = decide(
+            Claim(id="K1", text=claim, citation_ids=["C1"]),
+            {"C1": make_citation(quote)},
+            verifier,
+            PolicySettings(),
+        )
+        # THEN it is UNVERIFIED, saying its evidence shares no word with it
+        assert decision.state is RenderState.UNVERIFIED
+        assert "shares no word with this claim" in decision.reason

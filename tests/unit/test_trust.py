@@ -9,6 +9,7 @@ from certiq.adapters.local.key_file_signer import KeyFileSigner
 from certiq.config import PolicySettings
 from certiq.models import Certificate, Claim, RenderState, TableCell
 from certiq.ports import Support
+from certiq.text import content_terms
 from certiq.trust.certificate import check, seal_and_sign
 from certiq.trust.policy import decide, decide_all, minimal_evidence, render
 from certiq.trust.verifier import LexicalVerifier
@@ -121,6 +122,34 @@ def test_decide_asks_the_verifier_once_per_evidence_set() -> None:
     decide(claim, {"C1": make_citation("Backups are kept for 35 days.")}, verifier, POLICY)
     # THEN the verifier (an LLM judge: one request each) was asked once
     assert verifier.asked == [("Backups are kept for 35 days.",)]
+
+
+class CoverageVerifier(CountingVerifier):
+    """Entail: the share of the claim's content words the evidence holds; counts its asks."""
+
+    def assess(self, claim: str, evidence: Sequence[str]) -> Support:
+        self.asked.append(tuple(evidence))
+        terms = set(content_terms(claim))
+        held = terms.intersection(content_terms(" ".join(evidence)))
+        return Support(entail=len(held) / len(terms), contradict=0.0)
+
+
+def test_evidence_grows_only_by_a_citation_holding_a_word_of_the_claim_it_lacks() -> None:
+    # GIVEN a claim half-stated by one citation, one stating the rest, and two adding none of
+    # the claim's words the first lacks (one repeats them, one is about logs)
+    verifier = CoverageVerifier()
+    citations = [
+        make_citation("Backups are kept offsite.", cid="C1"),
+        make_citation("Backups are kept.", cid="C2"),
+        make_citation("Logs rotate weekly.", cid="C3"),
+        make_citation("Retention lasts 35 days.", cid="C4"),
+    ]
+    # WHEN the fewest citations that suffice are searched for
+    chosen = minimal_evidence("Backups are kept for 35 days.", citations, verifier, POLICY)
+    # THEN after the first choice only the citation adding "35" and "days" is tried with it
+    assert [c.id for c in chosen] == ["C1", "C4"]
+    pairs_tried = [asked for asked in verifier.asked if len(asked) == 2]
+    assert pairs_tried == [("Backups are kept offsite.", "Retention lasts 35 days.")]
 
 
 class BatchCountingVerifier(CountingVerifier):

@@ -7,13 +7,17 @@ config.json therefore carries the thresholds chosen on held-out predictions
 so that the model's threshold lands on the policy's default (tau_entail 0.6, tau_contradict 0.5).
 A stricter policy stays stricter: the order of scores is kept.
 
-Two rules can overrule the model (the calibration names those it keeps):
-  number   a claim stating a number its evidence does not state is never certified; kept only
-           where it improves figures on held-out claims
-  verbatim a claim that is, word for word, a sentence of its evidence or a clause the claim
-           compiler makes of one states what the evidence states: certified, never blocked. A
-           quote read out of its sentence ("the drug is effective" out of "it is unclear
-           whether the drug is effective") is no clause, and is left to the model.
+Three rules can overrule the model (the calibration names those it keeps):
+  number    a claim stating a number its evidence does not state is never certified; kept only
+            where it improves figures on held-out claims
+  verbatim  a claim that is, word for word, a sentence of its evidence or a clause the claim
+            compiler makes of one states what the evidence states: certified, never blocked. A
+            quote read out of its sentence ("the drug is effective" out of "it is unclear
+            whether the drug is effective") is no clause, and is left to the model.
+  unrelated evidence that shares no content word with the claim is not about it: it neither
+            states nor contradicts the claim, and the model is not asked. The shipped model,
+            shown a claim beside another claim's evidence, certified 3-5% of them and blocked
+            15-70% ("its source says otherwise" of a source that says nothing of it).
 """
 
 from __future__ import annotations
@@ -25,12 +29,12 @@ from typing import Any, Final
 from certiq.config import PolicySettings
 from certiq.ingestion.sentences import split_sentences
 from certiq.ports import Support
-from certiq.text import numbers, words
+from certiq.text import content_terms, numbers, words
 from certiq.trust.claims import RuleSplitter
 
 ENTAIL_ANCHOR: Final = float(PolicySettings.model_fields["tau_entail"].default)
 CONTRADICT_ANCHOR: Final = float(PolicySettings.model_fields["tau_contradict"].default)
-GUARDS: Final = ("number", "verbatim")
+GUARDS: Final = ("number", "verbatim", "unrelated")
 
 
 @dataclass(frozen=True)
@@ -55,10 +59,13 @@ class Calibration:
         )
 
     def by_rule(self, claim: str, evidence: Sequence[str]) -> Support | None:
-        """The Support the verbatim rule gives without asking the model, or None."""
+        """The Support the verbatim and unrelated rules give without asking the model, or None."""
         if "verbatim" in self.guards and states_verbatim(claim, evidence):
             rationale = "quoted word for word from the evidence"
             return Support(entail=1.0, contradict=0.0, rationale=rationale)
+        if "unrelated" in self.guards and not shares_a_term(claim, evidence):
+            rationale = "the evidence shares no word with this claim"
+            return Support(entail=0.0, contradict=0.0, rationale=rationale)
         return None
 
     def support(
@@ -108,6 +115,12 @@ def states_verbatim(claim: str, evidence: Sequence[str]) -> bool:
             if any(words(clause) == mine for clause in splitter.split(sentence)):
                 return True
     return False
+
+
+def shares_a_term(claim: str, evidence: Sequence[str]) -> bool:
+    """Whether the evidence holds a content word of the claim (stemmed, stopwords aside)."""
+    mine = set(content_terms(claim))
+    return not mine or any(mine.intersection(content_terms(quote)) for quote in evidence)
 
 
 def unstated_numbers(claim: str, evidence: str) -> set[str]:

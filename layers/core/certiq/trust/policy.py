@@ -9,6 +9,7 @@ from typing import TypeVar
 from certiq.config import PolicySettings
 from certiq.models import Citation, Claim, Decision, RenderState, Statement
 from certiq.ports import BatchVerifier, Support, Verifier
+from certiq.text import content_terms
 from certiq.trust.claims import covers
 
 T = TypeVar("T")
@@ -56,7 +57,7 @@ def _decision(
             verifier=verifier_name,
             reason="no valid citation: nothing supports this claim",
         )
-    evidence = yield from _minimal_evidence(usable, policy)
+    evidence = yield from _minimal_evidence(claim.text, usable, policy)
     [support] = yield [[citation.read_as for citation in evidence]]
     if support.contradict >= policy.tau_contradict:
         state, reason = RenderState.BLOCKED, "the cited evidence contradicts this claim"
@@ -139,24 +140,30 @@ def minimal_evidence(
 ) -> list[Citation]:
     """The fewest citations whose combined support passes tau_entail, padded to min_evidence.
 
-    Greedy: add the citation that raises support most until the threshold is passed. Then, while
-    fewer than policy.min_evidence are chosen, add the next best citations by their own support,
+    Greedy: add the citation that raises support most until the threshold is passed; once one
+    is chosen, only citations holding a word of the claim that the chosen lack are tried (one
+    that adds none of the claim's words is not what the evidence is missing, and trying every
+    pair and triple of quotes was most of an answer's verification time). Then, while fewer
+    than policy.min_evidence are chosen, add the next best citations by their own support,
     each only if it supports the claim on its own (entail >= tau_entail, contradict under
     tau_contradict) and does not weaken the combined support: padding adds corroboration, never
     doubt, so a claim with one supporting citation keeps one however high the minimum.
     """
-    return _judge_together([claim], [_minimal_evidence(citations, policy)], verifier)[0]
+    return _judge_together([claim], [_minimal_evidence(claim, citations, policy)], verifier)[0]
 
 
 def _minimal_evidence(
-    citations: Sequence[Citation], policy: PolicySettings
+    claim: str, citations: Sequence[Citation], policy: PolicySettings
 ) -> Search[list[Citation]]:
     chosen: list[Citation] = []
     remaining = list(citations)
     best = 0.0
     while remaining:
-        supports = yield [[c.read_as for c in [*chosen, candidate]] for candidate in remaining]
-        scored = [(support.entail, c) for support, c in zip(supports, remaining, strict=True)]
+        trying = _adding_words_of(claim, chosen, remaining) if chosen else remaining
+        if not trying:
+            break
+        supports = yield [[c.read_as for c in [*chosen, candidate]] for candidate in trying]
+        scored = [(support.entail, c) for support, c in zip(supports, trying, strict=True)]
         score, candidate = max(scored, key=lambda item: item[0])
         if score <= best and chosen:
             break
@@ -168,6 +175,16 @@ def _minimal_evidence(
     if len(chosen) >= policy.min_evidence or not remaining:
         return chosen
     return (yield from _pad(chosen, remaining, policy))
+
+
+def _adding_words_of(
+    claim: str, chosen: Sequence[Citation], remaining: Sequence[Citation]
+) -> list[Citation]:
+    """The remaining citations that hold a content word of the claim the chosen ones lack."""
+    lacking = set(content_terms(claim)).difference(
+        *(content_terms(citation.read_as) for citation in chosen)
+    )
+    return [c for c in remaining if lacking.intersection(content_terms(c.read_as))]
 
 
 def _pad(
