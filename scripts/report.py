@@ -10,7 +10,7 @@
 4. Certificates of the demo: each answer's certificate checks, records every shown claim with
    its decision and evidence, and how much of the cited text the minimal evidence kept.
 
-    .venv/bin/python scripts/report.py [--out docs/report] [--skip-retrieval]
+    .venv/bin/python scripts/report.py [--out docs/report] [--skip-retrieval: reuse section 3]
 """
 
 from __future__ import annotations
@@ -76,7 +76,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "report")
     parser.add_argument("--figures", type=Path, default=ROOT / "docs" / "verifier_figures.json")
-    parser.add_argument("--skip-retrieval", action="store_true", help="leave section 3 out")
+    parser.add_argument(
+        "--skip-retrieval",
+        action="store_true",
+        help="do not measure section 3: reuse its last figures (retrieval.json) if any",
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     verifiers = _verifiers()
@@ -84,7 +88,7 @@ def main() -> None:
     sections = [
         sweep_section(figures, verifiers, args.out),
         ablation_section(verifiers, args.out),
-        retrieval_section(args.out) if not args.skip_retrieval else None,
+        retrieval_section(args.out, measure=not args.skip_retrieval),
         certificate_section(args.out),
     ]
     page = "\n\n".join(section for section in sections if section)
@@ -266,12 +270,20 @@ def _plot_ablations(results: dict[str, list[AblationReport]], path: Path) -> Non
 # --- 3. retrieval ------------------------------------------------------------------------------
 
 
-def retrieval_section(out: Path) -> str:
+def retrieval_section(out: Path, measure: bool) -> str | None:
+    """Section 3, measured afresh, or (``measure`` off) drawn from the last run's figures."""
     import matplotlib.pyplot as plt
 
-    home = ROOT / ".bench"  # shared with make bench: the corpus is embedded once
-    reports = {mode: certiq_eval(mode, home, SCIFACT) for mode in ("bm25", "dense", "hybrid")}
-    (out / "retrieval.json").write_text(json.dumps(reports, indent=2), encoding="utf-8")
+    figures = out / "retrieval.json"
+    if measure:
+        home = ROOT / ".bench"  # shared with make bench: the corpus is embedded once
+        modes = ("bm25", "dense", "hybrid")
+        reports = {mode: certiq_eval(mode, home, SCIFACT) for mode in modes}
+        figures.write_text(json.dumps(reports, indent=2), encoding="utf-8")
+    elif figures.is_file():
+        reports = json.loads(figures.read_text(encoding="utf-8"))
+    else:
+        return None
     figure, (quality, latency) = plt.subplots(1, 2, figsize=(11, 4.2))
     metrics = ("ndcg_at_10", "recall_at_100", "mrr_at_10")
     width = 0.8 / len(reports)

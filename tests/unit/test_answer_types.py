@@ -15,6 +15,7 @@ from certiq.answering.answer_types import (
     can_answer,
     defined_term,
     kind_asked,
+    named_document,
     names_someone,
     question_parts,
     tells_what_follows,
@@ -358,3 +359,21 @@ def test_asked_what_fine_applies_an_answer_names_a_fine_or_states_money(
 ) -> None:
     assert asks_for_amount("What fine applies?")
     assert can_answer("What fine applies?", sentence) is answers
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("Who approves exceptions to the password policy?", ({"password"}, "policy")),
+        ("What does our incident response plan require?", ({"incident", "respons"}, "plan")),
+        ("Who owns the acceptable use policy?", ({"acceptabl", "use"}, "policy")),
+        # The kind alone names no document in particular, nor does a question naming none
+        ("Who approves exceptions to the policy?", None),
+        ("How long are backups kept?", None),
+    ],
+)
+def test_the_document_a_question_names_is_read_as_its_terms_and_kind(
+    question: str, named: tuple[set[str], str] | None
+) -> None:
+    found = named_document(question)
+    assert (found if found is None else (set(found[0]), found[1])) == named

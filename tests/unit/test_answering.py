@@ -419,6 +419,52 @@ def test_a_header_field_the_question_asks_about_is_the_whole_answer() -> None:
     assert [s.text for s in draft][:1] == [evidence[0].text]
 
 
+def test_another_document_of_the_kind_asked_of_holds_no_answer() -> None:
+    # GIVEN what the data retention policy says of itself, and the acceptable use policy's
+    # password rule, each document with its own id
+    retention = [
+        span.model_copy(update={"doc_id": "retention"})
+        for span in scored(
+            (
+                "The Data Protection Officer (DPO) owns this policy, approves exceptions and "
+                "reports compliance to the executive team every quarter.",
+                0.8,
+            ),
+            ("This policy is reviewed every 12 months by the DPO.", 0.7),
+            file_name="data-retention-policy.pdf",
+        )
+    ]
+    [password] = [
+        span.model_copy(update={"doc_id": "use"})
+        for span in scored(
+            ("Passwords must be at least 14 characters long.", 0.5),
+            file_name="acceptable-use-policy.pdf",
+        )
+    ]
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN asked of the password policy THEN the retention policy answers nothing of it
+    assert answerer.select("Who approves exceptions to the password policy?", retention) == []
+    assert answerer.select("How often is the password policy reviewed?", retention) == []
+    # AND asked of the retention policy, however qualified, it answers
+    for question in (
+        "Who approves exceptions to the data retention policy?",
+        "Who approves exceptions to the full retention policy?",
+    ):
+        assert [s.text for s in answerer.select(question, retention)] == [retention[0].text]
+    # AND a policy whose passages speak of passwords may answer of the password policy
+    exceptions = retention[0].model_copy(
+        update={
+            "doc_id": "use",
+            "file_name": "acceptable-use-policy.pdf",
+            "text": "The CISO approves exceptions to this policy.",
+        }
+    )
+    draft = answerer.select(
+        "Who approves exceptions to the password policy?", [*retention, exceptions, password]
+    )
+    assert [s.text for s in draft] == ["The CISO approves exceptions to this policy."]
+
+
 def test_a_version_field_answers_what_version_a_document_is() -> None:
     # GIVEN a version line, far from the question in meaning as short lines are
     evidence = scored(

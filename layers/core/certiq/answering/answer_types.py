@@ -335,6 +335,25 @@ def about_another(asked: str, sentence: str, *, names_only: bool = False) -> boo
     return False
 
 
+# A document named by what it is about and what it is: "the password policy", "our incident
+# response plan". One to three words between the determiner and the kind.
+_NAMED_DOCUMENT = re.compile(
+    r"\b(?:the|our|your|its) ((?:[\w-]+ ){1,3})"
+    r"(policy|plan|agreement|procedure|standard|handbook|contract)\b",
+    re.IGNORECASE,
+)
+
+
+def named_document(question: str) -> tuple[frozenset[str], str] | None:
+    """The terms naming the document the question asks of, and its kind (stemmed): ({password},
+    policy) for "Who approves exceptions to the password policy?"; None when it names none."""
+    match = _NAMED_DOCUMENT.search(question)
+    if match is None:
+        return None
+    named = frozenset(content_terms(match.group(1)))
+    return (named, stem(match.group(2).lower())) if named else None
+
+
 def kind_asked(question: str) -> str | None:
     """The stemmed word naming the kind of thing a "which" question asks for, or None:
     "Which cloud provider hosts ...?" asks for a provider. "What X" followed by a verb, and

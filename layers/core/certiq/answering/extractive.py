@@ -20,6 +20,7 @@ from certiq.answering.answer_types import (
     asks_who,
     can_answer,
     defined_term,
+    named_document,
     names_someone,
     question_parts,
     tells_what_follows,
@@ -160,6 +161,7 @@ class ExtractiveAnswerer:
         if not query:
             return []
         activity = activity_asked(question)
+        other_documents = _other_documents(question, evidence)
         # Each sentence with its content terms, computed once.
         statements = [
             (span, terms)
@@ -169,6 +171,7 @@ class ExtractiveAnswerer:
             and not span.addresses_assistant
             and span.cells is None  # a table's row is shown as reading, not stated
             and can_answer(question, span.text)
+            and span.doc_id not in other_documents
             and _not_another_field(span.text, query)
             and self._close_enough(span, terms := set(content_terms(span.text)), query)
         ]
@@ -270,6 +273,27 @@ def _a_row_answers_more_nearly(
         if len(cells | labels) >= most and cells - stated:
             return True
     return False
+
+
+def _other_documents(question: str, evidence: Sequence[EvidenceSpan]) -> set[str]:
+    """The documents that are another of the kind the question names: asked of "the password
+    policy", data-retention-policy.pdf is a policy whose name says nothing of passwords and
+    whose passages retrieved never speak of them, so "The DPO owns this policy, approves
+    exceptions ..." there is no answer, and nor is anything else it says read with its name.
+    One word of the name in common keeps a document ("the full retention policy"), and a
+    document whose name does not say what it is (PolicyQA's ted-com.pdf) is never another."""
+    named = named_document(question)
+    if named is None:
+        return set()
+    terms, kind = named
+    speaking = {span.doc_id for span in evidence if terms & set(content_terms(span.text))}
+    return {
+        span.doc_id
+        for span in evidence
+        if kind in (own := file_name_terms(span.file_name))
+        and not terms & own
+        and span.doc_id not in speaking
+    }
 
 
 def _held(span: EvidenceSpan, terms: set[str], query: set[str]) -> set[str]:
