@@ -8,6 +8,7 @@ from certiq.answering.answer_types import (
     about_another,
     action_asked,
     activity_asked,
+    activity_done,
     answers_when,
     answers_where,
     asks_for_amount,
@@ -377,3 +378,23 @@ def test_the_document_a_question_names_is_read_as_its_terms_and_kind(
 ) -> None:
     found = named_document(question)
     assert (found if found is None else (set(found[0]), found[1])) == named
+
+
+@pytest.mark.parametrize(
+    ("question", "activity"),
+    [
+        ("Is it allowed to install software on a company laptop?", ("install", {"softwar"})),
+        ("May contractors access customer data?", ("access", {"customer", "data"})),
+        ("Can I work from abroad?", ("work", set())),
+        # A light verb says nothing of what is done; a question asking no permission has none,
+        # nor one asking what the company can do
+        ("Am I allowed to make changes in my account data?", None),
+        ("How long are backups kept?", None),
+        ("Can you identify me via my data?", None),
+    ],
+)
+def test_what_a_permission_question_asks_may_be_done(
+    question: str, activity: tuple[str, set[str]] | None
+) -> None:
+    found = activity_done(question)
+    assert (found if found is None else (found[0], set(found[1]))) == activity

@@ -465,6 +465,21 @@ def test_another_document_of_the_kind_asked_of_holds_no_answer() -> None:
     assert [s.text for s in draft] == ["The CISO approves exceptions to this policy."]
 
 
+def test_asked_whether_something_may_be_done_the_sentence_doing_it_answers_alone() -> None:
+    # GIVEN a rule about the laptops asked of, scored first, and the rule on installing software
+    evidence = scored(
+        ("Removable USB storage is blocked on all company laptops.", 0.8),
+        ("Do not install software from unknown sources or disable security tools.", 0.7),
+        file_name="acceptable-use-policy.pdf",
+    )
+    # WHEN asked whether software may be installed on one
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "Is it allowed to install software on a company laptop?", evidence
+    )
+    # THEN the rule on installing is the answer, alone
+    assert [s.text for s in draft] == [evidence[1].text]
+
+
 def test_a_version_field_answers_what_version_a_document_is() -> None:
     # GIVEN a version line, far from the question in meaning as short lines are
     evidence = scored(

@@ -302,6 +302,41 @@ def activity_asked(question: str) -> set[str]:
     return set(content_terms(question)) - _PERMISSION_TERMS
 
 
+# The verb of what a permission question asks may be done, and what follows it up to a
+# preposition: "Is it allowed to install software on ...", "Can I use my personal laptop for
+# ...", "May contractors access customer data?".
+_PERMITTED_ACTIVITY: Final = re.compile(
+    r"\b(?:(?:allowed|permitted|ok|okay) to|(?:can|may|could) (?:i|we|employees|staff|"
+    r"contractors|visitors|someone|anyone))\s+(?:\w+ly\s+)?([a-z]+)((?:\s+[\w'-]+)*)",
+    re.IGNORECASE,
+)
+_ENDS_THE_OBJECT: Final = re.compile(
+    r"\b(?:on|for|from|to|in|into|at|with|via|by|during|while|when|if|and|or|without)\b", re.I
+)
+# Verbs too light to say what is done ("make changes", "have a choice").
+_LIGHT_VERBS: Final = frozenset(content_terms("make have get do take give be go keep let put see"))
+
+
+def activity_done(question: str) -> tuple[str, frozenset[str]] | None:
+    """The stem of the verb a permission question asks may be done, and the terms of what it
+    is done to ("Is it allowed to install software on a company laptop?": install, {software});
+    None when it is not such a question or the verb is a light one."""
+    found = _PERMITTED_ACTIVITY.search(question) if activity_asked(question) else None
+    verb = content_terms(found.group(1)) if found else []
+    if found is None or not verb or verb[0] in _LIGHT_VERBS:
+        return None
+    done_to = _ENDS_THE_OBJECT.split(found.group(2), maxsplit=1)[0]
+    return verb[0], frozenset(content_terms(done_to))
+
+
+def does_the_activity(activity: tuple[str, frozenset[str]], sentence: str) -> bool:
+    """The sentence speaks of doing it: the action, and what it is done to when the question
+    names it ("share your information" is not sharing an opinion)."""
+    verb, done_to = activity
+    terms = set(content_terms(sentence))
+    return does_the_action(verb, sentence) and (not done_to or bool(done_to & terms))
+
+
 _STOPWORD_STEMS: Final = frozenset(stem(word) for word in STOPWORDS)
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from certiq.answering.answer_types import (
     about_another,
     activity_asked,
+    activity_done,
     answers_when,
     answers_where,
     asks_for_a_quantity,
@@ -20,6 +21,7 @@ from certiq.answering.answer_types import (
     asks_who,
     can_answer,
     defined_term,
+    does_the_activity,
     named_document,
     names_someone,
     question_parts,
@@ -178,6 +180,12 @@ class ExtractiveAnswerer:
         if asks_who(question) and any(names_someone(span.text) for span, _ in statements):
             # Who does it: a sentence naming no one is not the answer when another names someone.
             statements = [(span, terms) for span, terms in statements if names_someone(span.text)]
+        done = activity_done(question)
+        if done and any(does_the_activity(done, span.text) for span, _ in statements):
+            # May it be done: a sentence about where it would be done ("Removable USB storage is
+            # blocked on all company laptops" for installing software on one) is not the answer
+            # when another speaks of doing it.
+            statements = [(s, terms) for s, terms in statements if does_the_activity(done, s.text)]
         ranked = sorted(statements, key=lambda item: item[0].score, reverse=True)
         if not ranked or ranked[0][0].score < self._settings.min_relevance:
             return []
