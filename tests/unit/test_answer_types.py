@@ -386,6 +386,8 @@ def test_the_document_a_question_names_is_read_as_its_terms_and_kind(
         ("Is it allowed to install software on a company laptop?", ("install", {"softwar"})),
         ("May contractors access customer data?", ("access", {"customer", "data"})),
         ("Can I work from abroad?", ("work", set())),
+        ("Is working from abroad allowed?", ("work", set())),
+        ("Does the policy allow bringing pets to the office?", ("bring", {"pet"})),
         # A light verb says nothing of what is done; a question asking no permission has none,
         # nor one asking what the company can do
         ("Am I allowed to make changes in my account data?", None),

@@ -480,6 +480,24 @@ def test_asked_whether_something_may_be_done_the_sentence_doing_it_answers_alone
     assert [s.text for s in draft] == [evidence[1].text]
 
 
+def test_an_activity_done_to_nothing_is_told_apart_by_how_it_is_done() -> None:
+    # GIVEN a rule holding "work" as a noun, about something else
+    evidence = scored(
+        (
+            "Limited personal use of company devices is allowed, provided it does not interfere "
+            "with work, break the law or put company data at risk.",
+            0.8,
+        ),
+        file_name="acceptable-use-policy.pdf",
+    )
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN asked whether one may work from abroad THEN it is no answer
+    assert answerer.select("Can I work from abroad?", evidence) == []
+    # AND asked whether devices may be put to personal use, it answers
+    draft = answerer.select("Can I use company devices for personal things?", evidence)
+    assert [s.text for s in draft] == [evidence[0].text]
+
+
 def test_a_version_field_answers_what_version_a_document_is() -> None:
     # GIVEN a version line, far from the question in meaning as short lines are
     evidence = scored(

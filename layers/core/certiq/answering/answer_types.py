@@ -302,13 +302,20 @@ def activity_asked(question: str) -> set[str]:
     return set(content_terms(question)) - _PERMISSION_TERMS
 
 
-# The verb of what a permission question asks may be done, and what follows it up to a
-# preposition: "Is it allowed to install software on ...", "Can I use my personal laptop for
-# ...", "May contractors access customer data?".
-_PERMITTED_ACTIVITY: Final = re.compile(
-    r"\b(?:(?:allowed|permitted|ok|okay) to|(?:can|may|could) (?:i|we|employees|staff|"
-    r"contractors|visitors|someone|anyone))\s+(?:\w+ly\s+)?([a-z]+)((?:\s+[\w'-]+)*)",
-    re.IGNORECASE,
+# The verb of what a permission question asks may be done, and the words after it: "Is it
+# allowed to install software on ...", "Can I use my personal laptop for ...", "Does the policy
+# allow bringing pets ...", "Is working from abroad allowed?".
+_WORDS_AFTER = r"((?:\s+[\w'-]+)*?)"
+_PERMITTED_ACTIVITY: Final = (
+    re.compile(
+        r"\b(?:(?:allowed|permitted|ok|okay) to|(?:can|may|could) (?:i|we|employees|staff|"
+        rf"contractors|visitors|someone|anyone))\s+(?:\w+ly\s+)?([a-z]+){_WORDS_AFTER}\W*$",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"\ballow(?:s|ed)?\s+([a-z]+ing){_WORDS_AFTER}\W*$", re.IGNORECASE),
+    re.compile(
+        rf"^\W*(?:is|are)\s+([a-z]+ing){_WORDS_AFTER}\s+(?:allowed|permitted)\b", re.IGNORECASE
+    ),
 )
 _ENDS_THE_OBJECT: Final = re.compile(
     r"\b(?:on|for|from|to|in|into|at|with|via|by|during|while|when|if|and|or|without)\b", re.I
@@ -321,7 +328,9 @@ def activity_done(question: str) -> tuple[str, frozenset[str]] | None:
     """The stem of the verb a permission question asks may be done, and the terms of what it
     is done to ("Is it allowed to install software on a company laptop?": install, {software});
     None when it is not such a question or the verb is a light one."""
-    found = _PERMITTED_ACTIVITY.search(question) if activity_asked(question) else None
+    if not activity_asked(question):
+        return None
+    found = next(filter(None, (pattern.search(question) for pattern in _PERMITTED_ACTIVITY)), None)
     verb = content_terms(found.group(1)) if found else []
     if found is None or not verb or verb[0] in _LIGHT_VERBS:
         return None

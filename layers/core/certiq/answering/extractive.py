@@ -181,6 +181,8 @@ class ExtractiveAnswerer:
             # Who does it: a sentence naming no one is not the answer when another names someone.
             statements = [(span, terms) for span, terms in statements if names_someone(span.text)]
         done = activity_done(question)
+        # Done to nothing ("work from abroad"), an activity is told apart by how it is done.
+        beyond_the_verb = activity - {done[0]} if done and not done[1] else set()
         if done and any(does_the_activity(done, span.text) for span, _ in statements):
             # May it be done: a sentence about where it would be done ("Removable USB storage is
             # blocked on all company laptops" for installing software on one) is not the answer
@@ -216,8 +218,9 @@ class ExtractiveAnswerer:
                 continue
             # Asked whether something may be done, the answer is about doing it: a sentence
             # holding none of what is asked about ("bringing pets to the office") is no answer,
-            # whatever it allows.
-            if activity and not held & activity:
+            # whatever it allows, nor one holding the verb alone ("... does not interfere with
+            # work" says nothing of working from abroad).
+            if activity and not held & (beyond_the_verb or activity):
                 continue
             # A later sentence holding fewer of the question's terms than the first is about
             # something else: padding, not more of the answer. Asked for a quantity, it must
