@@ -325,3 +325,32 @@ def test_ask_names_both_pages_of_a_quote_a_page_break_cut(
         "follow-ups, each with an owner and a due date agreed by the engineering manager." in output
     )
     assert "[C1] outage-plan.pdf, pages 1-2, box (" in output
+
+
+def test_ask_gives_the_box_of_every_line_of_a_wrapped_quote(
+    tmp_path: Path, make_pdf: MakePdf
+) -> None:
+    # GIVEN a plan whose sentence about outage write-ups wraps onto a second line
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "outage-plan.pdf").write_bytes(
+        make_pdf(
+            [
+                [
+                    "The outage write-up lists the root cause and the follow-ups of the incident, "
+                    "each with an owner and a due date agreed by the engineering manager and the "
+                    "head of the affected service."
+                ]
+            ]
+        )
+    )
+    home = tmp_path / "home"
+    run(home, "ingest", str(folder))
+    # WHEN asked what the write-up lists
+    output = run(home, "ask", "What does the outage write-up list?").output
+    # THEN the citation's box covers both lines, not the first alone
+    [cited] = [line for line in output.splitlines() if line.startswith("  [C1] outage-plan.pdf")]
+    assert cited.endswith(", 2 lines")
+    answer = json.loads(run(home, "ask", "--json", "What does the outage write-up list?").output)
+    first, second = answer["citations"][0]["boxes"]
+    assert f"-({max(first['x1'], second['x1']):.1f}, {second['y1']:.1f}) pt" in cited

@@ -313,14 +313,17 @@ def _readable(response: QAResponse) -> str:
     if response.citations:
         lines += ["", "Citations:"]
         for citation in response.citations:
-            box = citation.boxes[0] if citation.boxes else None
+            # A wrapped sentence has a box per line: the region they cover on the first page.
+            on_first = [b for b in citation.boxes if b.page == citation.boxes[0].page]
             where = (
-                f"box ({box.x0:.1f}, {box.y0:.1f})-({box.x1:.1f}, {box.y1:.1f}) pt"
-                f" of {box.page_width:.0f}x{box.page_height:.0f}"
-                if box
+                f"box ({min(b.x0 for b in on_first):.1f}, {min(b.y0 for b in on_first):.1f})-"
+                f"({max(b.x1 for b in on_first):.1f}, {max(b.y1 for b in on_first):.1f}) pt"
+                f" of {on_first[0].page_width:.0f}x{on_first[0].page_height:.0f}"
+                + (f", {len(on_first)} lines" if len(on_first) > 1 else "")
+                if on_first
                 else "no box"
             )
-            # A sentence a page break cut is cited on both pages: "pages 1-2", first box shown.
+            # A sentence a page break cut is cited on both pages: "pages 1-2", the first's box.
             last = max((b.page for b in citation.boxes), default=citation.page)
             pages = (
                 f"pages {citation.page}-{last}" if last > citation.page else f"page {citation.page}"
