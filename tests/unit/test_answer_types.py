@@ -15,6 +15,7 @@ from certiq.answering.answer_types import (
     asks_what_it_is,
     can_answer,
     defined_term,
+    does_the_action,
     kind_asked,
     named_document,
     names_someone,
@@ -165,6 +166,7 @@ def test_a_which_question_names_the_kind_of_thing_it_asks_for(
         ("The General Counsel may place a legal hold on relevant records.", True),
         ("We share your data with advertisers.", True),
         ("The on-call engineer must acknowledge a page within 15 minutes.", True),
+        ("A lost device must be reported to the IT service desk within 1 hour.", True),
         ("The following retention periods apply unless a legal hold is in place.", False),
         ("Backups are encrypted at rest.", False),
     ],
@@ -400,3 +402,11 @@ def test_what_a_permission_question_asks_may_be_done(
 ) -> None:
     found = activity_done(question)
     assert (found if found is None else (found[0], set(found[1]))) == activity
+
+
+def test_being_reported_to_is_being_told() -> None:
+    # GIVEN a question asking who must be informed, and a rule on whom a loss is reported to
+    rule = "A lost or stolen device must be reported to the IT service desk within 1 hour."
+    # THEN the rule names the action asked of, as notifying and telling would
+    assert does_the_action("inform", rule)
+    assert not does_the_action("inform", "Lost devices are wiped remotely.")

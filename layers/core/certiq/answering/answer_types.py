@@ -157,7 +157,7 @@ _AGENT_WORDS: Final = frozenset(
     user owner administrator admin lead head director board committee authority authorities
     regulator court government agency police enforcement company companies organisation
     organization subsidiary party parties member members representative agent auditor
-    engineer analyst commander deputy lawyer solicitor ciso cto ceo cfo dpo
+    engineer analyst commander deputy lawyer solicitor ciso cto ceo cfo dpo desk helpdesk
     """.split()
 )
 _ASKS_WHO: Final = re.compile(r"\b(?:who|whom|whose)\b", re.IGNORECASE)
@@ -183,7 +183,7 @@ _ALIKE_ACTIONS: Final = tuple(
         "appro autho sign",
         "see view acces read",
         "decid decis deter",
-        "tell told infor notif",
+        "tell told infor notif repor",
         "recei get obtai shar disclo",
         "handl manag respo run lead head",
     )
