@@ -302,22 +302,27 @@ def test_a_refused_question_says_why_and_what_refused_it(tmp_path: Path) -> None
     assert "Reason:   PROMPT_INJECTION (refused by classifier)" in result.output
 
 
+def home_with(tmp_path: Path, name: str, pdf: bytes) -> Path:
+    """A certiq home with one PDF, ``name``, ingested."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / name).write_bytes(pdf)
+    home = tmp_path / "home"
+    run(home, "ingest", str(folder))
+    return home
+
+
 def test_ask_names_both_pages_of_a_quote_a_page_break_cut(
     tmp_path: Path, make_pdf: MakePdf
 ) -> None:
     # GIVEN a plan whose sentence about outage write-ups runs from page 1 onto page 2
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "outage-plan.pdf").write_bytes(
-        make_pdf(
-            [
-                ["The outage write-up lists the root cause and the follow-ups, each with an"],
-                ["owner and a due date agreed by the engineering manager.", "Plans are tested."],
-            ]
-        )
+    pdf = make_pdf(
+        [
+            ["The outage write-up lists the root cause and the follow-ups, each with an"],
+            ["owner and a due date agreed by the engineering manager.", "Plans are tested."],
+        ]
     )
-    home = tmp_path / "home"
-    run(home, "ingest", str(folder))
+    home = home_with(tmp_path, "outage-plan.pdf", pdf)
     # WHEN asked what the write-up lists
     output = run(home, "ask", "What does the outage write-up list?").output
     # THEN the whole sentence is quoted, and its citation names both pages
@@ -331,21 +336,12 @@ def test_ask_gives_the_box_of_every_line_of_a_wrapped_quote(
     tmp_path: Path, make_pdf: MakePdf
 ) -> None:
     # GIVEN a plan whose sentence about outage write-ups wraps onto a second line
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "outage-plan.pdf").write_bytes(
-        make_pdf(
-            [
-                [
-                    "The outage write-up lists the root cause and the follow-ups of the incident, "
-                    "each with an owner and a due date agreed by the engineering manager and the "
-                    "head of the affected service."
-                ]
-            ]
-        )
+    wrapped = (
+        "The outage write-up lists the root cause and the follow-ups of the incident, each with "
+        "an owner and a due date agreed by the engineering manager and the head of the affected "
+        "service."
     )
-    home = tmp_path / "home"
-    run(home, "ingest", str(folder))
+    home = home_with(tmp_path, "outage-plan.pdf", make_pdf([[wrapped]]))
     # WHEN asked what the write-up lists
     output = run(home, "ask", "What does the outage write-up list?").output
     # THEN the citation's box covers both lines, not the first alone

@@ -16,8 +16,8 @@ Three rules can overrule the model (the calibration names those it keeps):
             whether the drug is effective") is no clause, and is left to the model.
   unrelated evidence that shares no content word with the claim is not about it: it neither
             states nor contradicts the claim, and the model is not asked. The shipped model,
-            shown a claim beside another claim's evidence, certified 3-5% of them and blocked
-            15-70% ("its source says otherwise" of a source that says nothing of it).
+            shown claims beside other claims' evidence, certified up to 5% of them and blocked
+            up to 70% ("its source says otherwise" of a source that says nothing of it).
 """
 
 from __future__ import annotations
