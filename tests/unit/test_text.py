@@ -20,6 +20,9 @@ from certiq.text import content_terms, stem
         # keeping is retaining and storing
         ("retained", "keep"),
         ("stored", "keep"),
+        # a contract is an agreement, and it ends by termination
+        ("termination", "end"),
+        ("agreement", "contract"),
         # a noun in -ment meets its verb, but for words whose -ment is no suffix
         ("acknowledgement", stem("acknowledged")),
         ("payments", "pay"),

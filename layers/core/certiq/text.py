@@ -109,6 +109,10 @@ _IRREGULAR = {
         "approve": "approver approvers",
         "review": "reviewer reviewers",
         "effect": "effective",
+        # A contract ends by termination: "What must the supplier do at the end of the
+        # contract?" is answered by "On termination the supplier deletes all Northwind data".
+        "end": "terminate terminates terminated terminating termination terminations",
+        "contract": "agreement agreements",
     }.items()
     for form in forms.split()
 }
