@@ -290,3 +290,21 @@ def test_a_model_citing_a_table_row_is_judged_on_the_row_under_its_header(
     certificate = deps.certificates.get(record.response.certificate_id or "")
     assert certificate is not None and certificate.citations[0].cells == citation.cells
     assert check(certificate, deps.signer).valid
+
+
+def test_a_statement_citing_a_passage_about_something_else_is_unverified_and_says_why(
+    tmp_path: Path, provider_server: ProviderServer, make_pdf: MakePdf
+) -> None:
+    # GIVEN a model that states the backup rule but cites the passage on public holidays
+    provider_server.responder = openai_citing("public holidays", "Backups last 35 days.")
+    deps = local_deps(tmp_path, provider_server, make_pdf, ["openai"])
+    # WHEN asked, through the whole state machine
+    run = ask(deps, "How long are backups kept, and when is the office closed?")
+    # THEN the statement is neither verified nor blocked on that passage's say: it is
+    # unverified, and the reason says the passage shares no word with it
+    record = deps.questions.get(run.state.question_id)
+    assert record is not None and record.response is not None
+    [statement] = record.response.statements
+    assert statement.text == "Backups last 35 days."
+    assert statement.state is RenderState.UNVERIFIED
+    assert "the evidence shares no word with this claim" in statement.reason
