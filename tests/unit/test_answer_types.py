@@ -14,6 +14,7 @@ from certiq.answering.answer_types import (
     asks_for_amount,
     asks_what_it_is,
     can_answer,
+    coordinated_terms,
     defined_term,
     does_the_action,
     kind_asked,
@@ -410,3 +411,10 @@ def test_being_reported_to_is_being_told() -> None:
     # THEN the rule names the action asked of, as notifying and telling would
     assert does_the_action("inform", rule)
     assert not does_the_action("inform", "Lost devices are wiped remotely.")
+
+
+def test_things_asked_about_together_are_read_as_alternatives() -> None:
+    assert coordinated_terms("How long are invoices and backups kept?") == {"invoic", "backup"}
+    assert coordinated_terms("How long are logs or backups kept?") == {"log", "backup"}
+    # a stopword on either side joins no two things
+    assert coordinated_terms("How long are backups kept and why?") == set()

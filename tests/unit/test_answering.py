@@ -498,6 +498,23 @@ def test_an_activity_done_to_nothing_is_told_apart_by_how_it_is_done() -> None:
     assert [s.text for s in draft] == [evidence[0].text]
 
 
+def test_a_quantity_asked_of_two_things_together_is_answered_for_each() -> None:
+    # GIVEN the periods invoices and backups are kept for, and how often backups are tested
+    evidence = scored(
+        ("Invoices and accounting records are kept for 7 years to meet tax law.", 0.8),
+        ("Backups of customer data are kept for 35 days and then deleted.", 0.7),
+        ("Backups are tested every quarter.", 0.6),
+        file_name="data-retention-policy.pdf",
+    )
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN asked how long both are kept THEN both periods are shown
+    draft = answerer.select("How long are invoices and backups kept?", evidence)
+    assert [s.text for s in draft] == [evidence[0].text, evidence[1].text]
+    # AND asked of invoices alone, the backups' period is not more of the answer
+    draft = answerer.select("How long are invoices kept?", evidence)
+    assert [s.text for s in draft] == [evidence[0].text]
+
+
 def test_a_version_field_answers_what_version_a_document_is() -> None:
     # GIVEN a version line, far from the question in meaning as short lines are
     evidence = scored(

@@ -379,6 +379,21 @@ def about_another(asked: str, sentence: str, *, names_only: bool = False) -> boo
     return False
 
 
+# Two things asked about together, a word each: "invoices and backups", "logs or backups".
+_COORDINATED: Final = re.compile(r"\b([^\W\d_]+) (?:and|or) ([^\W\d_]+)\b", re.IGNORECASE)
+
+
+def coordinated_terms(asked: str) -> set[str]:
+    """The terms of things asked about together ("How long are invoices and backups kept?":
+    invoice and backup), each of which another sentence may answer for."""
+    return {
+        term
+        for match in _COORDINATED.finditer(asked)
+        if all(content_terms(word) for word in match.groups())
+        for term in content_terms(" ".join(match.groups()))
+    }
+
+
 # A document named by what it is about and what it is: "the password policy", "our incident
 # response plan". One to three words between the determiner and the kind.
 _NAMED_DOCUMENT = re.compile(

@@ -20,6 +20,7 @@ from certiq.answering.answer_types import (
     asks_what_it_is,
     asks_who,
     can_answer,
+    coordinated_terms,
     defined_term,
     does_the_activity,
     named_document,
@@ -207,6 +208,7 @@ class ExtractiveAnswerer:
         min_overlap = self._settings.min_overlap
         chosen: list[tuple[EvidenceSpan, set[str]]] = []
         first_held: set[str] = set()
+        alternatives = coordinated_terms(asked)
         follows = False  # the first chosen tells what follows what the question asks about
         for span, terms in ranked:
             if span.score < floor:
@@ -228,7 +230,11 @@ class ExtractiveAnswerer:
             # not answered further by how often SEV1 status updates are posted. (Asked whether
             # something is allowed, the same rule withheld 14 of PolicyQA's gold spans.)
             if chosen and (len(held) < len(first_held) or (quantity and not held >= first_held)):
-                continue
+                # Unless it is the quantity of another of the things asked about together: "How
+                # long are invoices and backups kept?" is answered by both periods.
+                swapped = held & alternatives - {t for _, kept in chosen for t in kept}
+                if not (quantity and swapped and held >= first_held - alternatives):
+                    continue
             if any(_jaccard(terms, kept) >= NEAR_DUPLICATE for _, kept in chosen):
                 continue
             # What a legal hold does answers what happens when one is placed; when one may be
