@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterable
 from typing import Final
 
 from certiq.text import STOPWORDS, content_terms, numbers, stem, words, written_words
@@ -338,12 +339,11 @@ def activity_done(question: str) -> tuple[str, frozenset[str]] | None:
     return verb[0], frozenset(content_terms(done_to))
 
 
-def does_the_activity(activity: tuple[str, frozenset[str]], sentence: str) -> bool:
-    """The sentence speaks of doing it: the action, and what it is done to when the question
-    names it ("share your information" is not sharing an opinion)."""
+def does_the_activity(activity: tuple[str, frozenset[str]], terms: set[str]) -> bool:
+    """A sentence of these content terms speaks of doing it: the action, and what it is done to
+    when the question names it ("share your information" is not sharing an opinion)."""
     verb, done_to = activity
-    terms = set(content_terms(sentence))
-    return does_the_action(verb, sentence) and (not done_to or bool(done_to & terms))
+    return _names_the_action(verb, terms) and (not done_to or bool(done_to & terms))
 
 
 _STOPWORD_STEMS: Final = frozenset(stem(word) for word in STOPWORDS)
@@ -478,9 +478,13 @@ def action_asked(question: str) -> str | None:
 def does_the_action(action: str, sentence: str) -> bool:
     """The sentence names the action, as a verb or its noun (approves, approval, approver), or
     one of the actions policies write for it (speak for talk, authorise for approve)."""
+    return _names_the_action(action, content_terms(sentence))
+
+
+def _names_the_action(action: str, terms: Iterable[str]) -> bool:
     prefix = action[:_ACTION_PREFIX]
     prefixes = {prefix}.union(*(group for group in _ALIKE_ACTIONS if prefix in group))
-    return any(term.startswith(tuple(prefixes)) for term in content_terms(sentence))
+    return any(term.startswith(tuple(prefixes)) for term in terms)
 
 
 def names_someone(sentence: str) -> bool:

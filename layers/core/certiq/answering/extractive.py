@@ -184,11 +184,11 @@ class ExtractiveAnswerer:
         done = activity_done(question)
         # Done to nothing ("work from abroad"), an activity is told apart by how it is done.
         beyond_the_verb = activity - {done[0]} if done and not done[1] else set()
-        if done and any(does_the_activity(done, span.text) for span, _ in statements):
-            # May it be done: a sentence about where it would be done ("Removable USB storage is
-            # blocked on all company laptops" for installing software on one) is not the answer
-            # when another speaks of doing it.
-            statements = [(s, terms) for s, terms in statements if does_the_activity(done, s.text)]
+        # May it be done: a sentence about where it would be done ("Removable USB storage is
+        # blocked on all company laptops" for installing software on one) is not the answer when
+        # another speaks of doing it.
+        doing = [(s, terms) for s, terms in statements if done and does_the_activity(done, terms)]
+        statements = doing or statements
         ranked = sorted(statements, key=lambda item: item[0].score, reverse=True)
         if not ranked or ranked[0][0].score < self._settings.min_relevance:
             return []
