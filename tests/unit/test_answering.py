@@ -717,3 +717,44 @@ def test_asked_who_does_something_a_sentence_naming_people_but_not_the_doing_is_
     ):
         draft = answerer.select(question, scored(covers, (approves, 0.6)))
         assert [s.text for s in draft] == [approves]
+
+
+def test_asked_what_happens_if_someone_does_something_the_answer_is_the_consequence() -> None:
+    # GIVEN a sentence sharing the question's "break", scored above the one on what violations
+    # of the policy lead to
+    question = "What happens if I break the acceptable use policy?"
+    evidence = scored(
+        ("Limited personal use is allowed, provided it does not break the law.", 0.65),
+        ("Violations of this policy may lead to disciplinary action.", 0.5),
+        file_name="acceptable-use-policy.pdf",
+    )
+    # WHEN the offline answerer drafts THEN the consequence is the answer, alone
+    draft = ExtractiveAnswerer(AnswerSettings()).select(question, evidence)
+    assert [s.text for s in draft] == [evidence[1].text]
+
+
+def test_an_address_to_write_to_names_someone_to_contact() -> None:
+    # GIVEN the sentence giving the privacy address, and one naming employees
+    question = "Who do I contact with privacy questions?"
+    evidence = scored(
+        ("Questions about this policy can be sent to privacy@northwind.example.", 0.7),
+        ("Company systems are monitored, in line with the employee privacy notice.", 0.4),
+    )
+    # WHEN the offline answerer drafts THEN the address is the answer, alone
+    draft = ExtractiveAnswerer(AnswerSettings()).select(question, evidence)
+    assert [s.text for s in draft] == [evidence[0].text]
+
+
+def test_a_quantity_asked_of_the_document_itself_is_answered_by_a_sentence_about_it() -> None:
+    # GIVEN, in the supplier agreement, how long it runs and how long deletion may take after it
+    evidence = scored(
+        ("On termination the supplier deletes all data within 30 days.", 0.7),
+        ("This agreement runs for 3 years.", 0.6),
+        file_name="supplier-agreement.pdf",
+    )
+    # WHEN asked how long the agreement is THEN how long it runs is the answer, alone
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    draft = answerer.select("How long is the supplier agreement?", evidence)
+    assert [s.text for s in draft] == [evidence[1].text]
+    # AND when nothing says how long the agreement runs, the answerer abstains
+    assert answerer.select("How long is the supplier agreement?", evidence[:1]) == []

@@ -190,6 +190,9 @@ _ALIKE_ACTIONS: Final = tuple(
     )
 )
 _NAME: Final = re.compile(r"(?<=\s)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
+# An address to write to is someone to contact: "Questions about this policy can be sent to
+# privacy@northwind.example." answers "Who do I contact with privacy questions?".
+_EMAIL: Final = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 
 # A question in several parts: "What is the liability cap and which insurance must the supplier
@@ -488,9 +491,10 @@ def _names_the_action(action: str, terms: Iterable[str]) -> bool:
 
 
 def names_someone(sentence: str) -> bool:
-    """The sentence holds a role or party word, or a capitalised name after its first word."""
+    """The sentence holds a role or party word, a capitalised name after its first word, or an
+    e-mail address."""
     return bool(_AGENT_WORDS & {stem(word) for word in words(sentence)}) or bool(
-        _NAME.search(sentence)
+        _NAME.search(sentence) or _EMAIL.search(sentence)
     )
 
 
@@ -541,6 +545,16 @@ _WHAT_HAPPENS: Final = re.compile(
     r"(?P<subject>[\w\s-]+?)\s+(?:is|are|was|were|gets?|has|have|becomes?)\b",
     re.IGNORECASE,
 )
+# "What happens if I break the policy?": what follows what someone does is a consequence.
+_WHAT_HAPPENS_IF_DONE: Final = re.compile(
+    r"^\W*what\s+happens\s+(?:when|if|once|after)\s+(?:I|you|we|they|someone|somebody|anyone"
+    r"|(?:an?|the)\s+(?:employee|user|contractor|supplier|customer|member of staff))\s",
+    re.IGNORECASE,
+)
+_CONSEQUENCE: Final = re.compile(
+    r"\b(?:lead|leads|led|result|results)\s+(?:to|in)\b|\bsubject\s+to\b|\bconsequences?\b",
+    re.IGNORECASE,
+)
 _DETERMINER: Final = re.compile(r"^\W*(?:an?|the|this|that|each|every|any)\s+", re.IGNORECASE)
 
 
@@ -548,7 +562,12 @@ def tells_what_follows(question: str, sentence: str) -> bool:
     """The question asks what happens when something is done, and the sentence opens with that
     thing as its subject: "A legal hold suspends deletion ..." answers "What happens when a
     legal hold is placed?", which the sentences saying when one is placed, sharing more of its
-    words, do not."""
+    words, do not. Asked what happens when someone does something, the sentence states a
+    consequence: "Violations of this policy may lead to ... disciplinary action" answers "What
+    happens if I break the acceptable use policy?"; "... does not interfere with work, break
+    the law ..." does not."""
+    if _WHAT_HAPPENS_IF_DONE.search(question):
+        return _CONSEQUENCE.search(sentence) is not None
     found = _WHAT_HAPPENS.search(question)
     if found is None:
         return False

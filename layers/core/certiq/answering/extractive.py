@@ -134,11 +134,17 @@ class ExtractiveAnswerer:
         how long application logs are), and a term beyond the document's name, which says what
         it is about, not what is done with it ("How often is the acceptable use policy
         reviewed?" is not answered, in acceptable-use-policy.pdf, by how often employees
-        confirm they have read it)."""
+        confirm they have read it). Asked a quantity of the document itself, the sentence speaks
+        of it: "How long is the supplier agreement?" is answered by "This agreement runs for 3
+        years.", not by how long the supplier has to delete data after it ends."""
         if len(held) / len(query) <= QUANTITY_OVERLAP or about_another(asked, span.text):
             return False
         beyond_name = query - file_name_terms(span.file_name)
-        return not beyond_name or bool(held & beyond_name)
+        if not beyond_name:
+            return bool(_ABOUT_THE_DOCUMENT.match(span.text)) or query <= set(
+                content_terms(span.text)
+            )
+        return bool(held & beyond_name)
 
     def answer_part(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
         """The best evidence sentences sharing question terms, most relevant first: the best one
