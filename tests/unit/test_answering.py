@@ -758,3 +758,15 @@ def test_a_quantity_asked_of_the_document_itself_is_answered_by_a_sentence_about
     assert [s.text for s in draft] == [evidence[1].text]
     # AND when nothing says how long the agreement runs, the answerer abstains
     assert answerer.select("How long is the supplier agreement?", evidence[:1]) == []
+
+
+def test_asked_what_to_do_the_rule_saying_what_must_be_done_answers() -> None:
+    # GIVEN the rule on reporting a lost device, and a sentence on laptops stating no duty
+    question = "What should I do if I lose my laptop?"
+    evidence = scored(
+        ("A lost or stolen device must be reported to the IT service desk within 1 hour.", 0.6),
+        ("Company laptops use full-disk encryption and lock the screen after 5 minutes.", 0.5),
+    )
+    # WHEN the offline answerer drafts THEN the rule is the answer, alone
+    draft = ExtractiveAnswerer(AnswerSettings()).select(question, evidence)
+    assert [s.text for s in draft] == [evidence[0].text]

@@ -48,6 +48,16 @@ _STATES_NOTHING = re.compile(
 _ABOUT_THE_DOCUMENT = re.compile(
     r"(?:It|This (?:policy|plan|agreement|document|notice|standard|procedure))\b"
 )
+# "What should I do if I lose my laptop?" asks for an instruction, which a rule states with an
+# obligation: "A lost or stolen device must be reported ...", not "Company laptops use full-disk
+# encryption ...", which holds the question's word as well.
+_ASKS_WHAT_TO_DO = re.compile(
+    r"^\W*what\s+(?:should|must|do|shall|have)\s+(?:I|we|you|employees|staff|users?)\s+(?:to\s+)?do\b",
+    re.IGNORECASE,
+)
+_OBLIGATION = re.compile(
+    r"\b(?:must|should|shall|required|(?:need|needs|has|have) to|(?:is|are) to)\b", re.IGNORECASE
+)
 # A quantity answers "how many X" or "how often is X done" only in a sentence about X: one
 # holding more than half the terms of what is asked about ("How often is access reviewed?" is
 # not answered by "This policy is reviewed every 12 months"). Hand-set: PolicyQA has 9 such
@@ -187,6 +197,11 @@ class ExtractiveAnswerer:
         if asks_who(question) and any(names_someone(span.text) for span, _ in statements):
             # Who does it: a sentence naming no one is not the answer when another names someone.
             statements = [(span, terms) for span, terms in statements if names_someone(span.text)]
+        if _ASKS_WHAT_TO_DO.search(question):
+            # Asked what to do, the rules saying what must be done answer, when any does.
+            statements = [
+                item for item in statements if _OBLIGATION.search(item[0].text)
+            ] or statements
         done = activity_done(question)
         # Done to nothing ("work from abroad"), an activity is told apart by how it is done.
         beyond_the_verb = activity - {done[0]} if done and not done[1] else set()
