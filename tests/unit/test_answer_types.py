@@ -118,6 +118,9 @@ def test_a_sentence_can_answer_only_with_the_kind_of_answer_asked_for(
         ("What is the minimum password length?", "password"),
         ("What is the maximum number of login attempts?", "of login attempts"),
         ("What is the notice period for ending the agreement?", "notice for ending the agreement"),
+        # a deadline asks for a time, written with or without the apostrophe
+        ("Whats the deadline for telling the regulator", "for telling the regulator"),
+        ("What's the deadline for installing updates?", "for installing updates"),
     ],
 )
 def test_the_topic_of_a_question_leaves_out_the_words_asking_for_a_quantity(
@@ -248,6 +251,8 @@ def test_a_permission_question_asks_about_an_activity(question: str, activity: s
         ("do we keep job applicants' data", "Personal data of job applicants is deleted.", False),
         # a word before the noun that is no word of a name ("this plan") names nothing else
         ("is the incident response plan tested", "This plan is tested twice a year.", False),
+        # a letter is no word naming a kind ("r" for "are")
+        ("r logs kept", "Application and security logs are retained.", False),
     ],
 )
 def test_a_sentence_about_another_of_the_thing_asked_about(

@@ -76,6 +76,15 @@ def test_a_short_word_in_ion_keeps_it(word: str) -> None:
     assert stem(word) == word
 
 
+def test_a_contraction_of_a_stopword_is_no_content_term() -> None:
+    assert content_terms("What's the deadline? It's whats left") == ["deadlin", "left"]
+
+
+def test_a_regulator_is_an_authority() -> None:
+    asked = set(content_terms("When must the regulator be told?"))
+    assert stem("authority") in asked
+
+
 def test_a_question_and_the_sentence_answering_it_share_their_terms() -> None:
     # GIVEN the demo's liability question and the clause that answers it
     asked = set(content_terms("What is the liability cap?"))

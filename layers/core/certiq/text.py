@@ -24,6 +24,7 @@ STOPWORDS = frozenset(
     same she should so some such than that the their theirs them themselves then there these they
     this those through to too under until up very was we were what when where which while who whom
     why will with would you your yours yourself yourselves s t don shall may might must also per via
+    what's whats who's where's when's how's it's that's there's i'm i've we're we've you're they're
     """.split()
 )
 
@@ -113,6 +114,9 @@ _IRREGULAR = {
         # contract?" is answered by "On termination the supplier deletes all Northwind data".
         "end": "terminate terminates terminated terminating termination terminations",
         "contract": "agreement agreements",
+        # A regulator is a supervisory authority: "When must the regulator be told of a breach?"
+        # is answered by "... the supervisory authority is notified within 72 hours".
+        "authority": "regulator regulators",
     }.items()
     for form in forms.split()
 }

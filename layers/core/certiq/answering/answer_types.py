@@ -35,8 +35,8 @@ _AMOUNT: Final = re.compile(
 # "What is the notice period ...?" asks for one too; what it is about starts after "the".
 _DURATION: Final = re.compile(
     r"\bhow (?:long|often|frequently|soon|quickly|fast)\b"
-    r"|\bwhat (?:is|are|was|were) the (?=(?:[\w'-]+\s+){0,3}?"
-    r"(?:period|periods|duration|timeframe|time limit)\b)",
+    r"|\bwhat(?:'s|’s|s| is| are| was| were) the (?=(?:[\w'-]+\s+){0,3}?"
+    r"(?:period|periods|duration|timeframe|time limit|deadlines?)\b)",
     re.IGNORECASE,
 )
 _NUMBER_WORDS: Final = (
@@ -118,7 +118,7 @@ _WHAT_KIND: Final = re.compile(
 # Words naming a quantity: "what is the retention period" is answered by "kept for 7 years",
 # and in a quantity question they are not what the answer must be about.
 _QUANTITY_NOUNS: Final = (
-    "length period duration number amount size frequency rate limit count level percentage"
+    "length period duration number amount size frequency rate limit count level percentage deadline"
 ).split()
 _GENERIC_KINDS: Final = frozenset(
     stem(word)
@@ -375,7 +375,10 @@ def about_another(asked: str, sentence: str, *, names_only: bool = False) -> boo
                 continue
         elif names_only:
             continue
+        # A letter is no modifier: "how long r logs kept" asks of logs, not of "r logs".
         if modifier in _STOPWORD_STEMS or noun in _STOPWORD_STEMS or modifier in present:
+            continue
+        if len(modifier) < 2:
             continue
         if any(word not in _STOPWORD_STEMS for word in before.get(noun, ())):
             return True
