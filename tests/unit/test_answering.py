@@ -770,3 +770,28 @@ def test_asked_what_to_do_the_rule_saying_what_must_be_done_answers() -> None:
     # WHEN the offline answerer drafts THEN the rule is the answer, alone
     draft = ExtractiveAnswerer(AnswerSettings()).select(question, evidence)
     assert [s.text for s in draft] == [evidence[0].text]
+
+
+def test_which_of_two_lasts_longer_is_answered_by_each_ones_period() -> None:
+    # GIVEN a sentence on deleting backups that states no period, and each one's period
+    question = "Which is longer, invoices or backups?"
+    evidence = scored(
+        ("Deleting data from backups happens by expiry when the backup expires.", 0.8),
+        ("Invoices and accounting records are kept for 7 years to meet tax law.", 0.7),
+        ("Backups of customer data are kept for 35 days and then deleted.", 0.6),
+    )
+    # WHEN the offline answerer drafts THEN both periods are the answer
+    draft = ExtractiveAnswerer(AnswerSettings()).select(question, evidence)
+    assert [s.text for s in draft] == [evidence[1].text, evidence[2].text]
+
+
+def test_asked_whether_a_number_holds_a_later_sentence_is_about_the_same_thing() -> None:
+    # GIVEN the backups' period, and another thing's period holding the number asked about
+    question = "Is it true that backups are kept for 90 days?"
+    evidence = scored(
+        ("Backups of customer data are kept for 35 days and then deleted.", 0.7),
+        ("Customer account data is kept and deleted within 90 days after the contract ends.", 0.6),
+    )
+    # WHEN the offline answerer drafts THEN the backups' period is the answer, alone
+    draft = ExtractiveAnswerer(AnswerSettings()).select(question, evidence)
+    assert [s.text for s in draft] == [evidence[0].text]

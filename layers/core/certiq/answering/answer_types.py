@@ -36,7 +36,9 @@ _AMOUNT: Final = re.compile(
 _DURATION: Final = re.compile(
     r"\bhow (?:long|often|frequently|soon|quickly|fast)\b"
     r"|\bwhat(?:'s|’s|s| is| are| was| were) the (?=(?:[\w'-]+\s+){0,3}?"
-    r"(?:period|periods|duration|timeframe|time limit|deadlines?)\b)",
+    r"(?:period|periods|duration|timeframe|time limit|deadlines?)\b)"
+    # "Which is longer, invoices or backups?": each one's duration is the answer.
+    r"|\bwhich\s+(?:is|are|one is|lasts?)\s+(?:longer|shorter)\b",
     re.IGNORECASE,
 )
 _NUMBER_WORDS: Final = (

@@ -32,7 +32,7 @@ from certiq.answering.answer_types import (
 from certiq.config import AnswerSettings
 from certiq.models import ConversationTurn, DraftQuote, DraftSentence, EvidenceSpan
 from certiq.ports import ChatDraft
-from certiq.text import content_terms, file_name_terms
+from certiq.text import content_terms, file_name_terms, numbers
 from certiq.trust.claims import field_labels, is_statement
 
 NEAR_DUPLICATE = 0.7
@@ -137,7 +137,7 @@ class ExtractiveAnswerer:
 
     @staticmethod
     def _about_the_quantity(
-        asked: str, span: EvidenceSpan, held: set[str], query: set[str]
+        asked: str, span: EvidenceSpan, held: set[str], query: set[str], alternatives: set[str]
     ) -> bool:
         """Asked for a quantity, the sentence is about what is asked: more than half of its
         terms, nothing another of its kind ("How long are visitor logs kept?" is not answered by
@@ -146,7 +146,11 @@ class ExtractiveAnswerer:
         reviewed?" is not answered, in acceptable-use-policy.pdf, by how often employees
         confirm they have read it). Asked a quantity of the document itself, the sentence speaks
         of it: "How long is the supplier agreement?" is answered by "This agreement runs for 3
-        years.", not by how long the supplier has to delete data after it ends."""
+        years.", not by how long the supplier has to delete data after it ends. Of things asked
+        about together, one stands for all: "Which is longer, invoices or backups?" is answered
+        by each one's period."""
+        if held & alternatives:
+            held = held | alternatives
         if len(held) / len(query) <= QUANTITY_OVERLAP or about_another(asked, span.text):
             return False
         beyond_name = query - file_name_terms(span.file_name)
@@ -230,6 +234,9 @@ class ExtractiveAnswerer:
         chosen: list[tuple[EvidenceSpan, set[str]]] = []
         first_held: set[str] = set()
         alternatives = coordinated_terms(asked)
+        # Asked for a quantity, or whether one holds ("Is it true that backups are kept for 90
+        # days?"), a later sentence is about the same thing: not how long account data is kept.
+        exact = quantity or bool(numbers(question))
         follows = False  # the first chosen tells what follows what the question asks about
         for span, terms in ranked:
             if span.score < floor:
@@ -237,7 +244,7 @@ class ExtractiveAnswerer:
             held = _held(span, terms, query)
             if len(held) / len(query) < min_overlap:
                 continue
-            if quantity and not self._about_the_quantity(asked, span, held, query):
+            if quantity and not self._about_the_quantity(asked, span, held, query, alternatives):
                 continue
             # Asked whether something may be done, the answer is about doing it: a sentence
             # holding none of what is asked about ("bringing pets to the office") is no answer,
@@ -246,11 +253,12 @@ class ExtractiveAnswerer:
             if activity and not held & (beyond_the_verb or activity):
                 continue
             # A later sentence holding fewer of the question's terms than the first is about
-            # something else: padding, not more of the answer. Asked for a quantity, it must
-            # hold the first one's terms: "How quickly must a SEV1 incident be acknowledged?" is
-            # not answered further by how often SEV1 status updates are posted. (Asked whether
-            # something is allowed, the same rule withheld 14 of PolicyQA's gold spans.)
-            if chosen and (len(held) < len(first_held) or (quantity and not held >= first_held)):
+            # something else: padding, not more of the answer. Asked for a quantity, or whether
+            # one holds, it must hold the first one's terms: "How quickly must a SEV1 incident
+            # be acknowledged?" is not answered further by how often SEV1 status updates are
+            # posted. (Asked whether something is allowed, the same rule withheld 14 of
+            # PolicyQA's gold spans.)
+            if chosen and (len(held) < len(first_held) or (exact and not held >= first_held)):
                 # Unless it is the quantity of another of the things asked about together: "How
                 # long are invoices and backups kept?" is answered by both periods.
                 swapped = held & alternatives - {t for _, kept in chosen for t in kept}
