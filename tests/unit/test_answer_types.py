@@ -7,8 +7,6 @@ import pytest
 from certiq.answering.answer_types import (
     about_another,
     action_asked,
-    activity_asked,
-    activity_done,
     answers_when,
     answers_where,
     asks_for_amount,
@@ -24,6 +22,7 @@ from certiq.answering.answer_types import (
     tells_what_follows,
     topic,
 )
+from certiq.answering.permissions import activity_asked, activity_done
 from certiq.text import content_terms
 
 
@@ -61,6 +60,9 @@ from certiq.text import content_terms
         ("How often is the policy reviewed?", "Data is deleted within 30 days.", False),
         ("How often is the policy reviewed?", "Each system owner keeps a record.", False),
         ("How often is the policy reviewed?", "Every record has an owner.", False),
+        # "how many times" counts occurrences, which a frequency states
+        ("How many times a year is the plan tested?", "It is tested twice a year.", True),
+        ("How many times a year is the plan tested?", "It is tested by the CISO.", False),
         # "Which X" is answered only by a sentence that names an X
         ("Which cloud provider hosts the database?", "MFA is required for the cloud.", False),
         ("Which cloud provider hosts the database?", "Our provider is Hetzner.", True),

@@ -165,7 +165,7 @@ def test_a_table_row_about_what_is_asked_outweighs_sentences_about_something_nea
     # GIVEN a sentence about reviews in general, scored high, and the schedule's row for the
     # system asked about, naming its reviewer
     sentence, row = scored(
-        ("Access to production systems is reviewed on the schedule below.", 0.9),
+        ("Access to production systems is reviewed by managers on the schedule below.", 0.9),
         ("CRM Sales Operations Manager Every six months", 0.4),
     )
     row = as_row(
@@ -795,3 +795,12 @@ def test_asked_whether_a_number_holds_a_later_sentence_is_about_the_same_thing()
     # WHEN the offline answerer drafts THEN the backups' period is the answer, alone
     draft = ExtractiveAnswerer(AnswerSettings()).select(question, evidence)
     assert [s.text for s in draft] == [evidence[0].text]
+
+
+def test_asked_who_does_something_a_sentence_naming_no_one_is_no_answer() -> None:
+    # GIVEN only a sentence saying when an incident is declared, naming no one
+    evidence = scored(("Every incident is given a severity when it is declared.", 0.7))
+    # WHEN asked who can declare one THEN the answerer abstains
+    assert (
+        ExtractiveAnswerer(AnswerSettings()).select("Who can declare an incident?", evidence) == []
+    )

@@ -12,8 +12,7 @@ from collections.abc import Sequence
 
 from certiq.answering.answer_types import (
     about_another,
-    activity_asked,
-    activity_done,
+    action_asked,
     answers_when,
     answers_where,
     asks_for_a_quantity,
@@ -22,13 +21,13 @@ from certiq.answering.answer_types import (
     can_answer,
     coordinated_terms,
     defined_term,
-    does_the_activity,
     named_document,
     names_someone,
     question_parts,
     tells_what_follows,
     topic,
 )
+from certiq.answering.permissions import activity_asked, activity_done, does_the_activity
 from certiq.config import AnswerSettings
 from certiq.models import ConversationTurn, DraftQuote, DraftSentence, EvidenceSpan
 from certiq.ports import ChatDraft
@@ -175,8 +174,8 @@ class ExtractiveAnswerer:
         question, a pointer elsewhere ("See ..."), a sentence that addresses an AI assistant
         (flagged at ingestion), or one that states no quantity when the question asks for one
         or does not name the kind of thing a "which X" (or "what X does") question asks for; a
-        "who" question is answered by sentences naming someone when any does
-        (certiq.answering.answer_types). None: abstain.
+        "who" question is answered by sentences naming someone when any does, and only by them
+        when it asks who does something (certiq.answering.answer_types). None: abstain.
         """
         quantity = asks_for_a_quantity(question)
         asked = topic(question) if quantity else question
@@ -198,9 +197,13 @@ class ExtractiveAnswerer:
             and _not_another_field(span.text, query)
             and self._close_enough(span, terms := set(content_terms(span.text)), query)
         ]
-        if asks_who(question) and any(names_someone(span.text) for span, _ in statements):
-            # Who does it: a sentence naming no one is not the answer when another names someone.
-            statements = [(span, terms) for span, terms in statements if names_someone(span.text)]
+        if asks_who(question):
+            # Who does it: a sentence naming no one is not the answer when another names someone,
+            # nor at all when the question asks who does something ("Who can declare an
+            # incident?" is not answered by "Every incident is given a severity when it is
+            # declared").
+            naming = [(span, terms) for span, terms in statements if names_someone(span.text)]
+            statements = naming if naming or action_asked(question) else statements
         if _ASKS_WHAT_TO_DO.search(question):
             # Asked what to do, the rules saying what must be done answer, when any does.
             statements = [

@@ -1,0 +1,79 @@
+"""Permission questions: whether something may be done ("Can I use ChatGPT with customer
+data?", "Is working from abroad allowed?"), what is asked may be done, and whether a sentence
+speaks of doing it. The offline answerer (certiq.answering.extractive) answers them only with
+sentences about that activity."""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from certiq.answering.answer_types import names_the_action
+from certiq.text import content_terms
+
+# A yes/no question asking whether something is allowed: "Is working from abroad allowed?",
+# "Can I use ChatGPT with customer data?", "Does the policy allow bringing pets?".
+_YES_NO: Final = re.compile(
+    r"^\W*(?:is|are|am|can|could|may|might|does|do|must|should|will|would|shall)\b", re.I
+)
+_PERMISSION: Final = re.compile(
+    r"\b(?:allow|allows|allowed|permit|permits|permitted|can|could|may|forbidden|prohibited|"
+    r"banned|ok|okay)\b",
+    re.I,
+)
+_PERMISSION_TERMS: Final = frozenset(
+    content_terms("allow allowed permit permitted forbidden prohibited banned ok okay policy")
+)
+
+
+def activity_asked(question: str) -> set[str]:
+    """The terms of what a yes/no permission question asks may be done ("working from abroad":
+    work, abroad), or none when it is not one. An answer must be about that activity: the rule
+    allowing "limited personal use of company devices ... [that does not] interfere with work"
+    says nothing of working abroad."""
+    if _YES_NO.search(question) is None or _PERMISSION.search(question) is None:
+        return set()
+    return set(content_terms(question)) - _PERMISSION_TERMS
+
+
+# The verb of what a permission question asks may be done, and the words after it: "Is it
+# allowed to install software on ...", "Can I use my personal laptop for ...", "Does the policy
+# allow bringing pets ...", "Is working from abroad allowed?".
+_WORDS_AFTER = r"((?:\s+[\w'-]+)*?)"
+_PERMITTED_ACTIVITY: Final = (
+    re.compile(
+        r"\b(?:(?:allowed|permitted|ok|okay) to|(?:can|may|could) (?:i|we|employees|staff|"
+        rf"contractors|visitors|someone|anyone))\s+(?:\w+ly\s+)?([a-z]+){_WORDS_AFTER}\W*$",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"\ballow(?:s|ed)?\s+([a-z]+ing){_WORDS_AFTER}\W*$", re.IGNORECASE),
+    re.compile(
+        rf"^\W*(?:is|are)\s+([a-z]+ing){_WORDS_AFTER}\s+(?:allowed|permitted)\b", re.IGNORECASE
+    ),
+)
+_ENDS_THE_OBJECT: Final = re.compile(
+    r"\b(?:on|for|from|to|in|into|at|with|via|by|during|while|when|if|and|or|without)\b", re.I
+)
+# Verbs too light to say what is done ("make changes", "have a choice").
+_LIGHT_VERBS: Final = frozenset(content_terms("make have get do take give be go keep let put see"))
+
+
+def activity_done(question: str) -> tuple[str, frozenset[str]] | None:
+    """The stem of the verb a permission question asks may be done, and the terms of what it
+    is done to ("Is it allowed to install software on a company laptop?": install, {software});
+    None when it is not such a question or the verb is a light one."""
+    if not activity_asked(question):
+        return None
+    found = next(filter(None, (pattern.search(question) for pattern in _PERMITTED_ACTIVITY)), None)
+    verb = content_terms(found.group(1)) if found else []
+    if found is None or not verb or verb[0] in _LIGHT_VERBS:
+        return None
+    done_to = _ENDS_THE_OBJECT.split(found.group(2), maxsplit=1)[0]
+    return verb[0], frozenset(content_terms(done_to))
+
+
+def does_the_activity(activity: tuple[str, frozenset[str]], terms: set[str]) -> bool:
+    """A sentence of these content terms speaks of doing it: the action, and what it is done to
+    when the question names it ("share your information" is not sharing an opinion)."""
+    verb, done_to = activity
+    return names_the_action(verb, terms) and (not done_to or bool(done_to & terms))
