@@ -309,10 +309,9 @@ def about_another(asked: str, sentence: str, *, names_only: bool = False) -> boo
                 continue
         elif names_only:
             continue
-        # A letter is no modifier: "how long r logs kept" asks of logs, not of "r logs".
         if modifier in _STOPWORD_STEMS or noun in _STOPWORD_STEMS or modifier in present:
             continue
-        if len(modifier) < 2:
+        if len(modifier) < 2:  # a letter: "how long r logs kept" asks of logs, not "r logs"
             continue
         if any(word not in _STOPWORD_STEMS for word in before.get(noun, ())):
             return True
@@ -386,8 +385,7 @@ _TIME_UNITS: Final = frozenset(
     stem(unit) for unit in "seconds minutes hours days nights weeks months quarters years".split()
 )
 _HOW_MANY: Final = re.compile(r"\bhow (?:many|much)\s+([^\W\d_]+)", re.IGNORECASE)
-
-
+# "How many times ...?" counts occurrences, which a frequency states.
 _OCCURRENCES: Final = stem("times")
 
 

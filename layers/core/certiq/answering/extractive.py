@@ -51,7 +51,8 @@ _ABOUT_THE_DOCUMENT = re.compile(
 # obligation: "A lost or stolen device must be reported ...", not "Company laptops use full-disk
 # encryption ...", which holds the question's word as well.
 _ASKS_WHAT_TO_DO = re.compile(
-    r"^\W*what\s+(?:should|must|do|shall|have)\s+(?:I|we|you|employees|staff|users?)\s+(?:to\s+)?do\b",
+    r"^\W*what\s+(?:should|must|do|shall|have)\s+(?:I|we|you|employees|staff|users?)\s+"
+    r"(?:to\s+)?do\b",
     re.IGNORECASE,
 )
 _OBLIGATION = re.compile(
