@@ -80,6 +80,10 @@ def test_a_contraction_of_a_stopword_is_no_content_term() -> None:
     assert content_terms("What's the deadline? It's whats left") == ["deadlin", "left"]
 
 
+def test_a_leaked_or_compromised_password_is_an_exposed_one() -> None:
+    assert stem("leaked") == stem("compromised") == stem("exposed")
+
+
 def test_a_regulator_is_an_authority() -> None:
     asked = set(content_terms("When must the regulator be told?"))
     assert stem("authority") in asked

@@ -117,6 +117,9 @@ _IRREGULAR = {
         # A regulator is a supervisory authority: "When must the regulator be told of a breach?"
         # is answered by "... the supervisory authority is notified within 72 hours".
         "authority": "regulator regulators",
+        # A leaked or compromised password is an exposed one: "What should I do if my password
+        # was leaked?" is answered by "A password that may have been exposed must be changed".
+        "expose": "leak leaks leaked leaking compromise compromises compromised",
     }.items()
     for form in forms.split()
 }
