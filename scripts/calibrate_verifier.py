@@ -19,6 +19,11 @@ thresholds and guards chosen on every fold together are written into the model's
 
     .venv/bin/python scripts/calibrate_verifier.py --runs .verifier \
         --model layers/core/certiq/trust/verifier_model --figures docs/verifier_figures.json
+
+A whole source held out alone, on a CPU (about 85 minutes on 2 cores for SciFact):
+
+    .venv-train/bin/python scripts/train_verifier.py cross --hold scifact --work /tmp/cross
+    .venv/bin/python scripts/calibrate_verifier.py --runs /tmp/cross --cross-only
 """
 
 from __future__ import annotations
@@ -241,7 +246,21 @@ def main() -> None:
     parser.add_argument("--sources", nargs="+", default=["scifact", "healthver", "fever"])
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument(
+        "--cross-only",
+        action="store_true",
+        help="measure the cross-<source>.jsonl runs alone, under every set of guards, and write "
+        "nothing: for a run of `train_verifier.py cross` without the cross-validation",
+    )
     args = parser.parse_args()
+    if args.cross_only:
+        for path in sorted(args.runs.glob("cross-*.jsonl")):
+            held_out = path.stem.removeprefix("cross-")
+            for n in range(len(GUARDS) + 1):
+                for guards in itertools.combinations(GUARDS, n):
+                    result = cross(path, guards, args)
+                    print(json.dumps({"cross": held_out, **result, **result["figures"][held_out]}))
+        return
     oof = Predictions.read(args.runs / "oof.jsonl")
     optional = [guard for guard in GUARDS if guard not in ALWAYS_GUARDED]
     combos = [
