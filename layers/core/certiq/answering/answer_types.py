@@ -497,6 +497,29 @@ _CONSEQUENCE: Final = re.compile(
 _DETERMINER: Final = re.compile(r"^\W*(?:an?|the|this|that|each|every|any)\s+", re.IGNORECASE)
 
 
+# "What should I do if I lose my laptop?" asks for an instruction, which a rule states with an
+# obligation: "A lost or stolen device must be reported ...", not "Company laptops use full-disk
+# encryption ...", which holds the question's word as well.
+_ASKS_WHAT_TO_DO: Final = re.compile(
+    r"^\W*what\s+(?:should|must|do|shall|have)\s+(?:I|we|you|employees|staff|users?)\s+"
+    r"(?:to\s+)?do\b",
+    re.IGNORECASE,
+)
+_OBLIGATION: Final = re.compile(
+    r"\b(?:must|should|shall|required|(?:need|needs|has|have) to|(?:is|are) to)\b", re.IGNORECASE
+)
+
+
+def asks_what_to_do(question: str) -> bool:
+    """An instruction is asked for: "What should I do if ...?", "What must we do ...?"."""
+    return _ASKS_WHAT_TO_DO.search(question) is not None
+
+
+def states_an_obligation(sentence: str) -> bool:
+    """The sentence says what must be done ("must", "is required", "has to")."""
+    return _OBLIGATION.search(sentence) is not None
+
+
 def tells_what_follows(question: str, sentence: str) -> bool:
     """The question asks what happens when something is done, and the sentence opens with that
     thing as its subject: "A legal hold suspends deletion ..." answers "What happens when a

@@ -17,6 +17,7 @@ from certiq.answering.answer_types import (
     answers_where,
     asks_for_a_quantity,
     asks_what_it_is,
+    asks_what_to_do,
     asks_who,
     can_answer,
     coordinated_terms,
@@ -24,6 +25,7 @@ from certiq.answering.answer_types import (
     named_document,
     names_someone,
     question_parts,
+    states_an_obligation,
     tells_what_follows,
     topic,
 )
@@ -46,17 +48,6 @@ _STATES_NOTHING = re.compile(
 )
 _ABOUT_THE_DOCUMENT = re.compile(
     r"(?:It|This (?:policy|plan|agreement|document|notice|standard|procedure))\b"
-)
-# "What should I do if I lose my laptop?" asks for an instruction, which a rule states with an
-# obligation: "A lost or stolen device must be reported ...", not "Company laptops use full-disk
-# encryption ...", which holds the question's word as well.
-_ASKS_WHAT_TO_DO = re.compile(
-    r"^\W*what\s+(?:should|must|do|shall|have)\s+(?:I|we|you|employees|staff|users?)\s+"
-    r"(?:to\s+)?do\b",
-    re.IGNORECASE,
-)
-_OBLIGATION = re.compile(
-    r"\b(?:must|should|shall|required|(?:need|needs|has|have) to|(?:is|are) to)\b", re.IGNORECASE
 )
 # A quantity answers "how many X" or "how often is X done" only in a sentence about X: one
 # holding more than half the terms of what is asked about ("How often is access reviewed?" is
@@ -137,7 +128,12 @@ class ExtractiveAnswerer:
 
     @staticmethod
     def _about_the_quantity(
-        asked: str, span: EvidenceSpan, held: set[str], query: set[str], alternatives: set[str]
+        asked: str,
+        span: EvidenceSpan,
+        terms: set[str],
+        held: set[str],
+        query: set[str],
+        alternatives: set[str],
     ) -> bool:
         """Asked for a quantity, the sentence is about what is asked: more than half of its
         terms, nothing another of its kind ("How long are visitor logs kept?" is not answered by
@@ -155,9 +151,7 @@ class ExtractiveAnswerer:
             return False
         beyond_name = query - file_name_terms(span.file_name)
         if not beyond_name:
-            return bool(_ABOUT_THE_DOCUMENT.match(span.text)) or query <= set(
-                content_terms(span.text)
-            )
+            return bool(_ABOUT_THE_DOCUMENT.match(span.text)) or query <= terms
         return bool(held & beyond_name)
 
     def answer_part(self, question: str, evidence: Sequence[EvidenceSpan]) -> list[DraftSentence]:
@@ -205,10 +199,10 @@ class ExtractiveAnswerer:
             # declared").
             naming = [(span, terms) for span, terms in statements if names_someone(span.text)]
             statements = naming if naming or action_asked(question) else statements
-        if _ASKS_WHAT_TO_DO.search(question):
+        if asks_what_to_do(question):
             # Asked what to do, the rules saying what must be done answer, when any does.
             statements = [
-                item for item in statements if _OBLIGATION.search(item[0].text)
+                item for item in statements if states_an_obligation(item[0].text)
             ] or statements
         done = activity_done(question)
         # Done to nothing ("work from abroad"), an activity is told apart by how it is done.
@@ -248,7 +242,9 @@ class ExtractiveAnswerer:
             held = _held(span, terms, query)
             if len(held) / len(query) < min_overlap:
                 continue
-            if quantity and not self._about_the_quantity(asked, span, held, query, alternatives):
+            if quantity and not self._about_the_quantity(
+                asked, span, terms, held, query, alternatives
+            ):
                 continue
             # Asked whether something may be done, the answer is about doing it: a sentence
             # holding none of what is asked about ("bringing pets to the office") is no answer,
