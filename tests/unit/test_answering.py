@@ -804,3 +804,22 @@ def test_asked_who_does_something_a_sentence_naming_no_one_is_no_answer() -> Non
     assert (
         ExtractiveAnswerer(AnswerSettings()).select("Who can declare an incident?", evidence) == []
     )
+
+
+def test_asked_for_a_quantity_a_sentence_is_read_in_the_section_its_heading_names() -> None:
+    # GIVEN, under "6. Legal hold", what a legal hold does (scored higher) and how soon system
+    # owners must confirm one, which does not name it
+    question = "How long do we have to confirm a legal hold?"
+    evidence = [
+        span.model_copy(update={"section": "6. Legal hold"})
+        for span in scored(
+            ("A legal hold suspends deletion until the General Counsel lifts it in writing.", 0.7),
+            ("System owners must confirm within 2 business days that deletion is suspended.", 0.6),
+        )
+    ]
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN the offline answerer drafts THEN the confirmation rule is the answer, alone
+    assert [s.text for s in answerer.select(question, evidence)] == [evidence[1].text]
+    # AND under a heading naming more than is asked, it is not read as about a legal hold
+    elsewhere = [span.model_copy(update={"section": "6. Holds and audits"}) for span in evidence]
+    assert evidence[1].text not in [s.text for s in answerer.select(question, elsewhere)]

@@ -340,3 +340,40 @@ def test_the_joiner_joins_only_what_a_page_break_cut(
     joiner = PageBreakJoiner()
     out = [*joiner.feed((text, page, (), None) for text, page in sentences), *joiner.flush()]
     assert [(text, page) for text, page, _, _ in out] == expected
+
+
+def test_each_sentence_records_the_heading_of_its_section(make_pdf: MakePdf) -> None:
+    # GIVEN a two-page policy with numbered headings, chunked so that sections span chunks
+    chunks = chunks_of(parse_pdf(make_pdf(RETENTION)), target=150)
+
+    # THEN each sentence records the last heading before it, in chunks after the heading's too
+    section = {s.text: s.section for chunk in chunks for s in chunk.sentences}
+    invoices = "Invoices are kept for 7 years to meet tax law."
+    assert section[invoices] == "1. Purpose"
+    assert not any("1. Purpose" in c.text for c in chunks if invoices in c.text)
+    assert section["This policy is reviewed every 12 months by the DPO."] == "2. Deletion"
+    # AND a heading is in no section
+    assert section["1. Purpose"] is None and section["2. Deletion"] is None
+
+
+def test_a_running_header_a_page_label_or_a_table_row_starts_no_section() -> None:
+    # GIVEN a short document's lines, its running header and footer kept (too few pages for
+    # furniture detection), and a table row without a full stop
+    source = SourceRef(uri="file:///p.pdf", file_name="p.pdf", sha256="0" * 64, version="v1")
+    settings = ChunkingSettings(target_chars=2000, overlap_sentences=0)
+    chunker = Chunker(doc_id="dtest", tenant="acme", source=source, settings=settings)
+    lines = [
+        ("Northwind | Data Retention Policy", 1, None),
+        ("6. Legal hold", 1, None),
+        ("Version 3.2 Page 1", 1, None),
+        ("Northwind | Data Retention Policy", 2, None),
+        ("Holds Owner Counsel", 2, (("Item", "Holds"), ("Owner", "Counsel"))),
+        ("System owners must confirm within 2 business days.", 2, None),
+    ]
+
+    # WHEN chunked
+    chunks = chunker.add_sentences((text, page, (), cells) for text, page, cells in lines)
+    [chunk] = chunks + chunker.finish()
+
+    # THEN the sentence after them is still in the section of "6. Legal hold"
+    assert chunk.sentences[-1].section == "6. Legal hold"

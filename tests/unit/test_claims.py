@@ -14,6 +14,7 @@ from certiq.trust.claims import (
     compile_claims,
     covers,
     field_labels,
+    is_heading,
     is_statement,
     quoted_whole,
     strip_hedges,
@@ -313,6 +314,31 @@ def test_titles_headings_headers_and_table_rows_are_not_statements(line: str) ->
 )
 def test_sentences_and_bullets_are_statements(line: str) -> None:
     assert is_statement(line)
+
+
+@pytest.mark.parametrize(
+    "line", ["6. Legal hold", "4.2 Deletion from backups", "Data Retention Policy", "II. Terms"]
+)
+def test_a_heading_is_a_short_line_stating_nothing(line: str) -> None:
+    assert is_heading(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Backups expire after 35 days.",  # a statement
+        "Owner: Data Protection Officer.",  # a header field states its value
+        "Version 3.2 Page 2",  # a short document's running footer
+        "Page 3 of 7",
+        "12",
+        "The following are not allowed:",  # a list's lead-in
+        "\u2022 Shared accounts",  # a list's item
+        "shared accounts and passwords",  # an item cut from its lead-in
+        "This line is far too long to be the heading of a section in any document one reads",
+    ],
+)
+def test_statements_page_labels_and_list_lines_are_no_headings(line: str) -> None:
+    assert not is_heading(line)
 
 
 def test_a_sentence_quoted_word_for_word_is_judged_whole_with_its_hedge() -> None:

@@ -86,6 +86,25 @@ def test_each_sentence_is_read_in_its_document() -> None:
     assert spans[0].text == "Owner: Chief Information Security Officer"
 
 
+def test_each_sentence_is_read_in_its_section() -> None:
+    # GIVEN, under the heading "6. Legal hold", what a legal hold does and what owners confirm
+    chunk = make_chunk(
+        "A legal hold suspends deletion until the General Counsel lifts it. "
+        "System owners must confirm within 2 business days that deletion has been suspended"
+    )
+    held = [s.model_copy(update={"section": "6. Legal hold"}) for s in chunk.sentences]
+    found = [SearchHit(chunk=chunk.model_copy(update={"sentences": held}), score=1.0)]
+
+    # WHEN asked how long there is to confirm a legal hold
+    spans = select_spans(
+        "How long do we have to confirm a legal hold?", found, max_spans=2, settings=WEIGHTED
+    )
+
+    # THEN the confirmation rule ranks first, with its section
+    assert spans[0].text.startswith("System owners must confirm")
+    assert spans[0].section == "6. Legal hold"
+
+
 def test_with_an_embedder_a_paraphrase_is_evidence_too() -> None:
     # GIVEN an embedder for which the paraphrase means what the question asks
     fake = embedder()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from certiq.text import content_terms, stem
+from certiq.text import content_terms, section_terms, stem
 
 
 @pytest.mark.parametrize(
@@ -95,3 +95,13 @@ def test_a_question_and_the_sentence_answering_it_share_their_terms() -> None:
     stated = set(content_terms("The liability of each party is capped at the fees paid."))
     # THEN both of the question's terms are in the answer
     assert asked <= stated
+
+
+def test_a_heading_gives_its_terms_only_to_a_question_asking_of_all_of_them() -> None:
+    # GIVEN a question on confirming a legal hold
+    asked = set(content_terms("How long do we have to confirm a legal hold?"))
+    # THEN the heading naming a legal hold gives its terms, its number aside
+    assert section_terms("6. Legal hold", asked) == set(content_terms("legal hold"))
+    # AND a heading naming more than is asked gives none, nor does no heading
+    assert section_terms("6. Legal hold and litigation", asked) == frozenset()
+    assert section_terms(None, asked) == frozenset()

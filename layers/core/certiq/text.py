@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from pathlib import PurePosixPath
 
@@ -201,6 +202,20 @@ def file_name_terms(file_name: str) -> frozenset[str]:
     """The content terms of a document's file name: data-retention-policy.pdf gives data,
     retention and policy."""
     return frozenset(content_terms(re.sub(r"[-_.]+", " ", PurePosixPath(file_name).stem)))
+
+
+def section_terms(section: str | None, query: AbstractSet[str]) -> frozenset[str]:
+    """The content terms of a section's heading, its number aside, when the question asks of
+    every one: "6. Legal hold" gives legal and hold to the question how long there is to confirm
+    a legal hold. A heading names what its sentences are about only as a whole: "3. Term and
+    termination" does not make "This agreement runs for 3 years." about ending the contract."""
+    terms = _heading_terms(section) if section else frozenset()
+    return terms if terms <= query else frozenset()
+
+
+@lru_cache(maxsize=1024)
+def _heading_terms(section: str) -> frozenset[str]:
+    return frozenset(term for term in content_terms(section) if not term.isdigit())
 
 
 def numbers(text: str) -> set[str]:

@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from certiq.config import ChunkingSettings
 from certiq.guardrails.injection import addressing_assistant
 from certiq.ingestion.construct import constructor
+from certiq.ingestion.furniture import furniture_key
 from certiq.ingestion.gc_pause import gc_paused
 from certiq.ingestion.pdf import PageOcr, ParsedDocument, ParsedPage, open_pdf
 from certiq.models import Box, Chunk, Sentence, SourceRef, TableCell
-from certiq.trust.claims import CLOSING_MARKS, is_statement
+from certiq.trust.claims import CLOSING_MARKS, is_heading, is_statement
 
 __all__ = ["ChunkBatch", "Chunker", "PageSentence", "chunk_document", "chunk_pdf", "page_sentences"]
 
@@ -36,6 +37,8 @@ class PageSentence:
 
 # A sentence's text, page and boxes, and its cells when it is a table's row.
 _Pending = tuple[str, int, tuple[Box, ...], tuple[tuple[str, str], ...] | None]
+# ... and the heading of the section it is in (None: none before it).
+_Placed = tuple[str, int, tuple[Box, ...], tuple[tuple[str, str], ...] | None, str | None]
 _new_sentence = constructor(Sentence)
 _new_cell = constructor(TableCell)
 _new_chunk = constructor(Chunk)
@@ -111,7 +114,8 @@ class Chunker:
     Sentences are appended until the chunk's text reaches target_chars; the next chunk starts
     with the last settings.overlap_sentences sentences again, so a fact near a boundary is found
     with its context. Chunk ids are f"{doc_id}:{ordinal:05d}": the same bytes give the same
-    chunks, which makes re-ingesting a document idempotent.
+    chunks, which makes re-ingesting a document idempotent. Each sentence records the last
+    heading before it in the document (Sentence.section), though the heading be chunks back.
     """
 
     def __init__(
@@ -130,11 +134,13 @@ class Chunker:
         self.target = settings.target_chars
         self.overlap = settings.overlap_sentences
         self.count = 0  # chunks made so far: the next ordinal
-        self._current: list[_Pending] = []  # (text, page, boxes) of the chunk being filled
+        self._current: list[_Placed] = []  # the sentences of the chunk being filled
         self._length = 0  # len(" ".join(current))
         self._fresh = 0  # sentences of `current` not repeated from the previous chunk
         self._ocr: dict[int, float] = {}  # pages read by OCR, and their confidence
         self._joiner = PageBreakJoiner()
+        self._section: str | None = None  # the last heading so far
+        self._headings: set[str] = set()  # furniture_key of every heading so far
 
     def add(self, pages: Iterable[ParsedPage]) -> list[Chunk]:
         """Take the next pages; returns the chunks they completed."""
@@ -158,9 +164,14 @@ class Chunker:
         target = self.target
         current = self._current
         length, fresh = self._length, self._fresh
-        for sentence in sentences:
-            length += len(sentence[0]) + 1 if current else len(sentence[0])
-            current.append(sentence)
+        for text, page, boxes, cells in sentences:
+            length += len(text) + 1 if current else len(text)
+            heading = cells is None and is_heading(text)
+            current.append((text, page, boxes, cells, None if heading else self._section))
+            # A heading seen before is a running header, not a new section.
+            if heading and (key := furniture_key(text)) not in self._headings:
+                self._headings.add(key)
+                self._section = text
             fresh += 1
             if length >= target:
                 done.append(self._emit(current))
@@ -181,7 +192,7 @@ class Chunker:
         self._current, self._length, self._fresh = [], 0, 0
         return [*done, chunk]
 
-    def _emit(self, sentences: Sequence[_Pending]) -> Chunk:
+    def _emit(self, sentences: Sequence[_Placed]) -> Chunk:
         confidences = [self._ocr[page] for page in {s[1] for s in sentences} if page in self._ocr]
         chunk = _chunk(
             sentences,
@@ -262,7 +273,7 @@ def chunk_pdf(
 
 
 def _chunk(
-    sentences: Sequence[_Pending],
+    sentences: Sequence[_Placed],
     ordinal: int,
     doc_id: str,
     tenant: str,
@@ -276,7 +287,7 @@ def _chunk(
     placed: list[Sentence] = []
     offset = 0
     flags = addressing_assistant([sentence[0] for sentence in sentences])
-    for (text, page, boxes, cells), flagged in zip(sentences, flags, strict=True):
+    for (text, page, boxes, cells, section), flagged in zip(sentences, flags, strict=True):
         end = offset + len(text)
         placed.append(
             _new_sentence(
@@ -290,6 +301,7 @@ def _chunk(
                     "cells": None
                     if cells is None
                     else [_new_cell({"column": column, "text": cell}) for column, cell in cells],
+                    "section": section,
                 },
             )
         )

@@ -46,6 +46,13 @@ _CELLS_DESCRIPTION = (
 )
 
 
+_SECTION_DESCRIPTION = (
+    "the heading of the section the sentence is in, as the document writes it (the last heading"
+    " before it: certiq.trust.claims.is_heading); read with the sentence when judging what it is"
+    " about, never shown as its words; None: no heading before it"
+)
+
+
 class Sentence(Contract):
     """A sentence of a chunk: exact text, offsets in the chunk's text, and where it is drawn."""
 
@@ -63,6 +70,11 @@ class Sentence(Contract):
     )
     cells: list[TableCell] | None = Field(
         default=None, exclude_if=lambda cells: cells is None, description=_CELLS_DESCRIPTION
+    )
+    section: str | None = Field(
+        default=None,
+        exclude_if=lambda section: section is None,
+        description=_SECTION_DESCRIPTION,
     )
 
 
@@ -272,6 +284,11 @@ class EvidenceSpan(Contract):
     )
     cells: list[TableCell] | None = Field(
         default=None, exclude_if=lambda cells: cells is None, description=_CELLS_DESCRIPTION
+    )
+    section: str | None = Field(
+        default=None,
+        exclude_if=lambda section: section is None,
+        description=_SECTION_DESCRIPTION,
     )
 
 

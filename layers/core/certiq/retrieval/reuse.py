@@ -140,6 +140,7 @@ def cited_evidence(
                 chunk_score=citation.score,
                 chunk_ordinal=chunk.ordinal,
                 cells=citation.cells,
+                section=chunk.sentences[sentence].section,
             )
         )
     return spans, None

@@ -37,7 +37,7 @@ from rank_bm25 import BM25Okapi  # type: ignore[import-untyped]
 from certiq.config import RetrievalSettings
 from certiq.models import Chunk, EvidenceSpan, SearchHit, Sentence
 from certiq.ports import Embedder, QueryEmbedder, RelevanceScorer
-from certiq.text import content_terms, file_name_terms
+from certiq.text import content_terms, file_name_terms, section_terms
 
 K1 = 1.2
 B = 0.75
@@ -245,7 +245,12 @@ def _candidates(hits: Sequence[SearchHit], query: frozenset[str]) -> list[_Candi
             if key in seen:
                 continue
             seen.add(key)
-            candidates.append(_Candidate(hit, index, [*content_terms(sentence.text), *in_document]))
+            # And in its section: "System owners must confirm within 2 business days ..." under
+            # "6. Legal hold" is about legal holds.
+            in_section = sorted(section_terms(sentence.section, query) - set(in_document))
+            candidates.append(
+                _Candidate(hit, index, [*content_terms(sentence.text), *in_document, *in_section])
+            )
     return candidates
 
 
@@ -283,4 +288,5 @@ def sentence_span(
         similarity=None if similarity is None else round(similarity, 6),
         addresses_assistant=sentence.addresses_assistant,
         cells=sentence.cells,
+        section=sentence.section,
     )

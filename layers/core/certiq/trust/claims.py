@@ -230,6 +230,28 @@ def is_statement(text: str) -> bool:
     return has_verb and len(tokens) >= 8 and not title_case
 
 
+_HEADING_WORDS = 12
+# A page label ("Page 2 of 3", "Version 3.2 Page 2", "2 / 3") is no heading: a short document's
+# running header or footer outlives furniture detection.
+_BULLETS = "\u2022\u25e6\u25aa\u2023\u00b7*-\u2013"
+_PAGE_LABEL = re.compile(r"\bpage\s+\d+|^\d+(?:\s*(?:of|/)\s*\d+)?$", re.IGNORECASE)
+
+
+def is_heading(text: str) -> bool:
+    """Whether a line reads as a section heading ("6. Legal hold", "Reporting a lost device",
+    "DATA RETENTION POLICY"): no statement, a dozen words at most, one of them a word, not
+    a list item (bulleted, or begun in lower case), not a lead-in to one (ending in ':'), nor
+    a page label."""
+    stripped = text.strip()
+    if is_statement(stripped) or _PAGE_LABEL.search(stripped) or stripped[:1] in _BULLETS:
+        return False
+    tokens = stripped.split()
+    if not tokens or len(tokens) > _HEADING_WORDS or stripped.endswith((":", ";", ",")):
+        return False
+    first_word = next((token for token in tokens if token[:1].isalpha()), "")
+    return len(first_word) > 1 and not first_word[0].islower()
+
+
 def field_labels(text: str) -> list[str]:
     """The labels of a line of header or form fields: ["Owner"] of "Owner: Data Protection
     Officer.", ["Version"] of "Version 1.4.", ["Employee name", "Start date"] of "Employee name:
