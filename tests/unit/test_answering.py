@@ -823,3 +823,20 @@ def test_asked_for_a_quantity_a_sentence_is_read_in_the_section_its_heading_name
     # AND under a heading naming more than is asked, it is not read as about a legal hold
     elsewhere = [span.model_copy(update={"section": "6. Holds and audits"}) for span in evidence]
     assert evidence[1].text not in [s.text for s in answerer.select(question, elsewhere)]
+
+
+def test_a_sentence_far_in_meaning_answers_when_its_file_name_holds_the_rest() -> None:
+    # GIVEN, in the supplier agreement, what the supplier (named there) provides, far from the
+    # question in the embedder's space
+    question = "What does the supplier provide?"
+    [provides] = scored(
+        ("Fabrikam Storage GmbH provides encrypted off-site backup storage.", 0.6),
+        file_name="supplier-agreement.pdf",
+    )
+    far = provides.model_copy(update={"similarity": 0.06})
+    answerer = ExtractiveAnswerer(AnswerSettings(min_similarity=0.3))
+    # WHEN the offline answerer drafts THEN it is the answer
+    assert [s.text for s in answerer.select(question, [far])] == [provides.text]
+    # AND in a document whose name does not hold the rest, it is not
+    elsewhere = far.model_copy(update={"file_name": "storage-contract.pdf"})
+    assert answerer.select(question, [elsewhere]) == []
