@@ -33,6 +33,10 @@ from certiq.text import content_terms, section_terms, stem
         ("applied", "apply"),
         ("applies", stem("apply")),
         ("supplies", stem("supply")),
+        # and so does a noun in -ification
+        ("notification", "notify"),
+        ("notifications", "notify"),
+        ("classification", stem("classified")),
         # a control field's role meets the verb readers ask with
         ("owner", stem("owns")),
         ("approver", stem("approves")),

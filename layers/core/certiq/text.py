@@ -127,6 +127,9 @@ _IRREGULAR = {
 # A noun in -tion or -sion meets its verb: "violations" and "violated", "encryption" and
 # "encrypted", "deletion" and "deleted". Short words keep theirs ("action", "version").
 _NOUN_OF_VERB = re.compile(r"([a-z]{4,}[ts])ions?")
+# One in -ification meets its verb in -ify: "notification" and "notified", "classification" and
+# "classify".
+_NOUN_OF_IFY = re.compile(r"([a-z]{2,})ifications?")
 # So does one in -ment: "acknowledgement" and "acknowledge", "payment" and "paid". Not the words
 # whose -ment is no suffix, or a verb's own ending ("implement", "document").
 _NOUN_IN_MENT = re.compile(r"([a-z]{3,})ments?")
@@ -152,6 +155,9 @@ def stem(word: str) -> str:
     base = _IRREGULAR.get(word)
     if base is not None:
         return stem(base)
+    noun = _NOUN_OF_IFY.fullmatch(word)
+    if noun is not None:
+        return stem(noun.group(1) + "ify")
     noun = _NOUN_OF_VERB.fullmatch(word)
     if noun is not None:
         return stem(noun.group(1) + "e")
