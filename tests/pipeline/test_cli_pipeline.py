@@ -350,3 +350,36 @@ def test_ask_gives_the_box_of_every_line_of_a_wrapped_quote(
     answer = json.loads(run(home, "ask", "--json", "What does the outage write-up list?").output)
     first, second = answer["citations"][0]["boxes"]
     assert f"-({max(first['x1'], second['x1']):.1f}, {second['y1']:.1f}) pt" in cited
+
+
+def test_a_rule_is_found_by_its_section_heading_and_cited_under_it(
+    tmp_path: Path, make_pdf: MakePdf
+) -> None:
+    # GIVEN a policy whose confirmation rule names legal holds only through its heading
+    folder = tmp_path / "library"
+    folder.mkdir()
+    confirm = "System owners must confirm within 2 business days that deletion has been suspended."
+    (folder / "retention.pdf").write_bytes(
+        make_pdf(
+            [
+                [
+                    "5. Deletion",
+                    "Deletion jobs run every night. A failed job must be fixed within 5 days.",
+                    "6. Legal hold",
+                    "The General Counsel may place a legal hold on relevant records. A legal "
+                    "hold suspends deletion until the General Counsel lifts it in writing. "
+                    f"{confirm}",
+                ]
+            ]
+        )
+    )
+    home = tmp_path / "home"
+    assert run(home, "ingest", str(folder)).exit_code == 0
+
+    # WHEN asked how long there is to confirm a legal hold
+    output = run(home, "ask", "How long do we have to confirm a legal hold?").output
+
+    # THEN the rule is the answer, alone, cited under its heading
+    assert f"  {confirm} [C1]\n" in output
+    assert "[C2]" not in output
+    assert '[C1] retention.pdf, page 1, under "6. Legal hold", box (' in output

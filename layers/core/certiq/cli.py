@@ -328,7 +328,8 @@ def _readable(response: QAResponse) -> str:
             pages = (
                 f"pages {citation.page}-{last}" if last > citation.page else f"page {citation.page}"
             )
-            lines.append(f"  [{citation.id}] {citation.file_name}, {pages}, {where}")
+            under = f', under "{citation.section}"' if citation.section else ""
+            lines.append(f"  [{citation.id}] {citation.file_name}, {pages}{under}, {where}")
             lines.append(f'       "{citation.quote}"')
     lines += _answered_by(response)
     if response.certificate_id:

@@ -56,4 +56,5 @@ def _citation(citation_id: str, span: EvidenceSpan) -> Citation:
         end=span.end,
         score=span.score,
         cells=span.cells,
+        section=span.section,
     )

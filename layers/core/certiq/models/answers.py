@@ -69,6 +69,14 @@ class Citation(Contract):
         description="set when the quote is a row of a table: its cells under the header's labels,"
         " as the verifier reads the row",
     )
+    # Left out when unset too: certificates sealed before sections were read keep their digests.
+    section: str | None = Field(
+        default=None,
+        exclude_if=lambda section: section is None,
+        description="the heading of the section the quote is in, as the document writes it: what"
+        ' the quote is about when its own words do not say ("System owners must confirm within 2'
+        ' business days ..." under "6. Legal hold")',
+    )
 
     @property
     def read_as(self) -> str:
