@@ -840,3 +840,11 @@ def test_a_sentence_far_in_meaning_answers_when_its_file_name_holds_the_rest() -
     # AND in a document whose name does not hold the rest, it is not
     elsewhere = far.model_copy(update={"file_name": "storage-contract.pdf"})
     assert answerer.select(question, [elsewhere]) == []
+
+
+def test_asked_whether_someone_may_do_something_who_would_do_it_is_not_what_is_done() -> None:
+    # GIVEN only a sentence naming employees, about monitoring
+    question = "Can employees bring their dogs to the office?"
+    evidence = scored(("Company systems are monitored, in line with the employee notice.", 0.7))
+    # WHEN the offline answerer drafts THEN it abstains
+    assert ExtractiveAnswerer(AnswerSettings()).select(question, evidence) == []

@@ -33,7 +33,16 @@ def activity_asked(question: str) -> set[str]:
     says nothing of working abroad."""
     if _YES_NO.search(question) is None or _PERMISSION.search(question) is None:
         return set()
-    return set(content_terms(question)) - _PERMISSION_TERMS
+    terms = set(content_terms(question)) - _PERMISSION_TERMS
+    # Who would do it is not what is done: "Can employees bring their dogs to the office?" is
+    # not answered by "... in line with the employee privacy notice".
+    asker = _ASKER.search(question)
+    return terms - set(content_terms(asker.group(1))) if asker else terms
+
+
+_ASKER: Final = re.compile(
+    r"^\W*(?:can|could|may|are|is)\s+(employees|staff|contractors|visitors|people|users)\b", re.I
+)
 
 
 # The verb of what a permission question asks may be done, and the words after it: "Is it
