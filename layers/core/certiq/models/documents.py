@@ -49,7 +49,7 @@ _CELLS_DESCRIPTION = (
 _SECTION_DESCRIPTION = (
     "the heading of the section the sentence is in, as the document writes it (the last heading"
     " before it: certiq.trust.claims.is_heading); read with the sentence when judging what it is"
-    " about, never shown as its words; None: no heading before it"
+    " about, shown beside its quote and never as part of it; None: no heading before it"
 )
 
 
