@@ -238,7 +238,8 @@ def _candidates(hits: Sequence[SearchHit], query: frozenset[str]) -> list[_Candi
         # incident-response-plan.pdf holds "incident response plan" when asked who the owner of
         # that plan is. Only the question's words count: the rest of a file name would only
         # make every sentence of the document longer.
-        in_document = sorted(file_name_terms(hit.chunk.source.file_name) & query)
+        named = file_name_terms(hit.chunk.source.file_name) & query
+        in_document = sorted(named)
         for index, sentence in enumerate(hit.chunk.sentences):
             # Overlapping chunks repeat sentences: keep the first (best-ranked chunk's) copy.
             key = (hit.chunk.doc_id, sentence.page, sentence.text)
@@ -247,7 +248,7 @@ def _candidates(hits: Sequence[SearchHit], query: frozenset[str]) -> list[_Candi
             seen.add(key)
             # And in its section: "System owners must confirm within 2 business days ..." under
             # "6. Legal hold" is about legal holds.
-            in_section = sorted(section_terms(sentence.section, query) - set(in_document))
+            in_section = sorted(section_terms(sentence.section, query) - named)
             candidates.append(
                 _Candidate(hit, index, [*content_terms(sentence.text), *in_document, *in_section])
             )
