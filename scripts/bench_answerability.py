@@ -78,15 +78,20 @@ def outcome_of(row: dict[str, Any], shown: list[str]) -> str:
 def summary(counts: dict[str, int]) -> dict[str, Any]:
     answerable = counts["right"] + counts["wrong"] + counts["abstained"]
     unanswerable = counts["silent"] + counts["loose"]
+
+    def share(count: int, of: int, digits: int = 3) -> float | None:
+        # None where a set given with --questions has none of that kind
+        return round(count / of, digits) if of else None
+
     return {
         "answerable": answerable,
-        "right": round(counts["right"] / answerable, 3),
-        "wrong": round(counts["wrong"] / answerable, 3),
-        "abstained": round(counts["abstained"] / answerable, 3),
-        "statements_per_answer": round(counts["shown+"] / answerable, 2),
+        "right": share(counts["right"], answerable),
+        "wrong": share(counts["wrong"], answerable),
+        "abstained": share(counts["abstained"], answerable),
+        "statements_per_answer": share(counts["shown+"], answerable, 2),
         "unanswerable": unanswerable,
-        "says_not_stated": round(counts["silent"] / unanswerable, 3),
-        "answers_loosely": round(counts["loose"] / unanswerable, 3),
+        "says_not_stated": share(counts["silent"], unanswerable),
+        "answers_loosely": share(counts["loose"], unanswerable),
         "statements_when_loose": round(counts["shown-"] / max(1, counts["loose"]), 2),
     }
 

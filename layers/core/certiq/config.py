@@ -178,6 +178,13 @@ class RetrievalSettings(Group):
     bm25_weight: float = Field(default=1.0, ge=0)
     dense_weight: float = Field(default=1.0, ge=0)
     max_spans: int = Field(default=12, ge=1, le=50, description="sentences kept as evidence")
+    max_section_spans: int = Field(
+        default=12,
+        ge=0,
+        le=50,
+        description='asked what a section says or lists ("What are the severity levels?"): '
+        "its sentences kept as evidence, beyond max_spans, at most",
+    )
     span_scorer: Literal["weighted", "model"] = Field(
         default="weighted",
         description="weighted: the hand-set mix of the span_*_weight settings; model: certiq's "

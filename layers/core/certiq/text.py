@@ -215,12 +215,13 @@ def section_terms(section: str | None, query: AbstractSet[str]) -> frozenset[str
     every one: "6. Legal hold" gives legal and hold to the question how long there is to confirm
     a legal hold. A heading names what its sentences are about only as a whole: "3. Term and
     termination" does not make "This agreement runs for 3 years." about ending the contract."""
-    terms = _heading_terms(section) if section else frozenset()
+    terms = heading_terms(section) if section else frozenset()
     return terms if terms <= query else frozenset()
 
 
 @lru_cache(maxsize=1024)
-def _heading_terms(section: str) -> frozenset[str]:
+def heading_terms(section: str) -> frozenset[str]:
+    """A heading's content terms, its number aside: severity and level of "2. Severity levels"."""
     return frozenset(term for term in content_terms(section) if not term.isdigit())
 
 

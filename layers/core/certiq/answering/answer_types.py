@@ -276,11 +276,17 @@ _SANCTIONS: Final = frozenset(
     )
 )
 _NAMED_BY: Final = {kind: _SANCTIONS for kind in content_terms("penalty sanction punishment")}
+# A duty is named by saying what someone must do: "Each system owner must keep an up-to-date
+# entry ..." is one of "the responsibilities of system owners".
+_DUTIES: Final = frozenset(content_terms("responsibility duty obligation responsible"))
 
 
 def names_kind(kind: str, sentence: str) -> bool:
     """The sentence names the kind of thing asked for, in its word or one that names it."""
-    return not _NAMED_BY.get(kind, frozenset((kind,))).isdisjoint(content_terms(sentence))
+    terms = content_terms(sentence)
+    if kind in _DUTIES and (states_an_obligation(sentence) or not _DUTIES.isdisjoint(terms)):
+        return True
+    return not _NAMED_BY.get(kind, frozenset((kind,))).isdisjoint(terms)
 
 
 _STOPWORD_STEMS: Final = frozenset(stem(word) for word in STOPWORDS)

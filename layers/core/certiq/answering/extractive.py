@@ -30,6 +30,7 @@ from certiq.answering.answer_types import (
     topic,
 )
 from certiq.answering.permissions import activity_asked, activity_done, does_the_activity
+from certiq.answering.sections import section_asked, section_match
 from certiq.config import AnswerSettings
 from certiq.models import ConversationTurn, DraftQuote, DraftSentence, EvidenceSpan
 from certiq.ports import ChatDraft
@@ -179,6 +180,9 @@ class ExtractiveAnswerer:
         "who" question is answered by sentences naming someone when any does, and only by them
         when it asks who does something (certiq.answering.answer_types). None: abstain.
         """
+        listed = _section_answering(question, evidence)
+        if listed:
+            return [_drafted(span) for span in listed]
         quantity = asks_for_a_quantity(question)
         asked = topic(question) if quantity else question
         query = set(content_terms(asked))
@@ -225,6 +229,9 @@ class ExtractiveAnswerer:
         field = _field_answering(ranked, query)
         if field is not None:
             return [_drafted(field)]
+        # A field that is not the answer is not part of it: "Owner: Head of IT Operations." says
+        # nothing of what system owners must do.
+        ranked = [item for item in ranked if not field_labels(item[0].text)] or ranked
         definition = _definition_answering(question, ranked, query)
         if definition is not None:
             return [_drafted(definition)]
@@ -416,10 +423,15 @@ def _field_answering(
 ) -> EvidenceSpan | None:
     """A header field whose label the question asks about ("Owner: Chief Information Security
     Officer." for "Who owns the incident response plan?", "Version 1.4." for "What version of
-    the acceptable use policy is current?"), holding as many of the question's terms as the best
-    sentence does: the document declares the answer, and it is the whole answer. None when no
-    field does: "Who owns the incident timeline?" is about the timeline, not the plan."""
-    best = len(_held(*ranked[0], query))
+    the acceptable use policy is current?"), holding as many of the question's terms as any
+    other sentence does: the document declares the answer, and it is the whole answer. None when
+    no field does: "Who owns the incident timeline?" is about the timeline, not the plan, and
+    "What must system owners do?" about owners of systems, not of a policy ("Each system owner
+    must keep ..." holds more of it than "Owner: Head of IT Operations.")."""
+    best = max(
+        (len(_held(span, terms, query)) for span, terms in ranked if not field_labels(span.text)),
+        default=0,
+    )
     for span, terms in ranked:
         if not any(_asks_about(label, query) for label in field_labels(span.text)):
             continue
@@ -443,6 +455,34 @@ def _definition_answering(
         if term and set(content_terms(term)) <= asked <= _held(span, terms, query):
             return span
     return None
+
+
+def _section_answering(question: str, evidence: Sequence[EvidenceSpan]) -> list[EvidenceSpan]:
+    """Asked what a section says or lists ("What are the severity levels?"), its statements in
+    the document's order: the section the question names most completely, the one holding the
+    best evidence between equals. Empty when the question asks something else, or no evidence
+    sentence states anything under the section it names."""
+    asked = section_asked(question)
+    if asked is None:
+        return []
+    sections: dict[tuple[str, str], list[EvidenceSpan]] = {}
+    for span in evidence:
+        if (
+            span.section
+            and section_match(asked, span.section) > 0
+            and is_statement(span.text)
+            and not _STATES_NOTHING.search(span.text)
+            and not span.addresses_assistant
+            and span.cells is None
+        ):
+            sections.setdefault((span.doc_id, span.section), []).append(span)
+    if not sections:
+        return []
+    best = max(
+        sections.values(),
+        key=lambda spans: (section_match(asked, spans[0].section), max(s.score for s in spans)),
+    )
+    return sorted(best, key=lambda span: (span.chunk_ordinal, span.start))
 
 
 def _drafted(span: EvidenceSpan) -> DraftSentence:

@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 from rank_bm25 import BM25Okapi  # type: ignore[import-untyped]
 
+from certiq.answering.sections import section_asked, section_match
 from certiq.config import RetrievalSettings
 from certiq.models import Chunk, EvidenceSpan, SearchHit, Sentence
 from certiq.ports import Embedder, QueryEmbedder, RelevanceScorer
@@ -179,19 +180,34 @@ def best_spans(
     )
     # What is evidence is the hand-set score's call; the model orders it. A sentence the model
     # finds far from the question stays, last, as what the answer may offer as related reading.
+    everything = sorted(
+        zip(scores, hand_set, candidates, similarities, strict=True),
+        key=lambda item: item[0],
+        reverse=True,
+    )  # stable: ties keep retrieval order
     scored = [
         (score, candidate, similarity)
-        for score, kept, candidate, similarity in zip(
-            scores, hand_set, candidates, similarities, strict=True
-        )
+        for score, kept, candidate, similarity in everything
         if score > 0 and kept >= settings.span_threshold
-    ]
-    scored.sort(key=lambda item: item[0], reverse=True)  # stable: ties keep retrieval order
+    ][:max_spans]
+    # Asked what a section says or lists, all of it is evidence, whatever each sentence scores:
+    # "SEV3: a contained issue ..." answers "What are the severity levels?" without its words.
+    asked = section_asked(question)
+    if asked is not None:
+        taken = {id(candidate) for _, candidate, _ in scored}
+        named = [
+            (score, candidate, similarity)
+            for score, _, candidate, similarity in everything
+            if section_match(asked, _sentence(candidate).section) > 0
+        ]
+        in_section = sum(id(candidate) in taken for _, candidate, _ in named)
+        room = max(settings.max_section_spans - in_section, 0)
+        scored += [item for item in named if id(item[1]) not in taken][:room]
     return [
         sentence_span(
             candidate.hit.chunk, candidate.index, score, candidate.hit.score, similarity=similarity
         )
-        for score, candidate, similarity in scored[:max_spans]
+        for score, candidate, similarity in scored
     ]
 
 
