@@ -619,3 +619,37 @@ def test_a_table_row_offered_as_reading_shows_its_cells_under_the_header(
     for key in ("x", "y", "width", "height"):
         assert abs(actual[key] - expected[key]) <= TOLERANCE_PX, key
     page.close()
+
+
+def test_a_chosen_citation_s_own_quote_is_shown_on_its_file_s_card(
+    server: str, browser: Any
+) -> None:
+    page = open_app(browser, server)
+    # GIVEN a plan listing its severity levels under one heading, on one page
+    pdf = build_pdf(
+        [
+            [
+                "2. Severity levels",
+                "Every alert is given a severity when it is raised.",
+                "SEV1: a full outage of the production platform.",
+                "SEV2: degradation affecting more than a tenth of customers.",
+                "SEV3: a contained issue with no customer impact.",
+            ]
+        ]
+    )
+    upload(page, "alert-plan.pdf", pdf)
+
+    # WHEN the severity levels are asked, and each citation chosen in turn
+    page.fill("#question", "What are the severity levels?")
+    page.press("#question", "Enter")
+    page.locator(".claim", has_text="SEV3: a contained issue").wait_for()
+    conversation_id = page.evaluate("new URL(location.href).searchParams.get('c')")
+    [question] = get_json(f"{server}/v1/conversations/{conversation_id}")["questions"]
+    citations = [c for c in question["response"]["citations"] if c["file_name"] == "alert-plan.pdf"]
+    assert len({c["page"] for c in citations}) == 1 < len(citations)
+    for citation in citations:
+        page.locator(f'.chip[data-citation="{citation["id"]}"]').first.click()
+        # THEN the file's card quotes that citation, not the first one on its page
+        card = page.locator(".card-highlighted")
+        assert card.locator(".card-excerpt").inner_text() == citation["quote"]
+    page.close()

@@ -388,7 +388,13 @@ function selectAnswer(questionId, citationIds = [], { openViewer = true } = {}) 
   const response = turn.response;
   const citations = (response.citations || []).filter((citation) => citationIds.includes(citation.id));
   const first = citations[0];
-  state.active = { questionId, citationIds, docId: first?.doc_id ?? null, page: first?.page ?? null };
+  state.active = {
+    questionId,
+    citationIds,
+    docId: first?.doc_id ?? null,
+    page: first?.page ?? null,
+    quote: first?.quote ?? null,
+  };
   for (const node of document.querySelectorAll(".turn")) {
     node.classList.toggle("turn-selected", node.dataset.questionId === questionId);
   }
@@ -410,9 +416,14 @@ function renderSources(response) {
     ...sources.map((source) => {
       const deleted = source.status === "deleted";
       const highlighted = state.active?.docId === source.doc_id;
-      // The selected citation's own excerpt when this card is the highlighted one.
+      // The selected citation's own excerpt when this card is the highlighted one: its quote,
+      // else one on its page (a file cited several times on one page has one excerpt each).
       const excerpts = source.excerpts || [];
-      const excerpt = (highlighted && excerpts.find((item) => item.page === state.active.page)) || excerpts[0];
+      const excerpt =
+        (highlighted &&
+          (excerpts.find((item) => item.text === state.active.quote) ||
+            excerpts.find((item) => item.page === state.active.page))) ||
+        excerpts[0];
       const pages = [...new Set(excerpts.map((item) => item.page))].sort((a, b) => a - b);
       const content = [
         el("div", { class: "card-head" },
