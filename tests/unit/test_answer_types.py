@@ -325,6 +325,9 @@ def test_a_where_question_is_answered_by_a_sentence_stating_a_place() -> None:
         ("Who is the owner of the plan?", None),
         ("Who should I contact about a breach?", None),  # a subject first: not read
         ("Does the website name the third parties, who gets my data?", None),  # not opening
+        ("Who must promptly report a breach?", "report"),  # an adverb before the verb
+        ("Who must comply with the policy?", "comply"),  # a verb in -ly is the verb
+        ("Who can apply for an exception?", "apply"),
     ],
 )
 def test_a_who_question_asks_the_doer_of_an_action(question: str, action: str | None) -> None:
@@ -425,3 +428,13 @@ def test_things_asked_about_together_are_read_as_alternatives() -> None:
     assert coordinated_terms("How long are logs or backups kept?") == {"log", "backup"}
     # a stopword on either side joins no two things
     assert coordinated_terms("How long are backups kept and why?") == set()
+
+
+def test_a_verb_in_ly_is_what_a_permission_question_asks_may_be_done() -> None:
+    # GIVEN a permission question whose verb ends in -ly / WHEN its activity is read
+    # THEN the verb is the activity, not an adverb before "for"
+    assert activity_done("Can I apply for an exception to the policy?") == ("apply", frozenset())
+    assert activity_done("Can I quickly install software?") == (
+        "install",
+        frozenset(content_terms("software")),
+    )

@@ -168,9 +168,12 @@ _ASKS_WHO: Final = re.compile(r"\b(?:who|whom|whose)\b", re.IGNORECASE)
 # with "who" asks the doer of ("... third parties, who gets my data?" asks for names), after
 # modals and "do"; after "is" or "are" only a passive participle, as "who is responsible" and
 # "who is the owner" ask for a role, not an action.
+# An adverb before a verb ("Who must promptly report ...?"), not a verb in -ly: "apply",
+# "comply", "reply", "rely", "supply" are what is done.
+ADVERB: Final = r"(?:(?!(?:apply|comply|imply|multiply|reply|rely|supply)\b)\w+ly\s+)?"
 _WHO_ACTS: Final = re.compile(
     r"^\W*who\s+(?:(?:must|should|can|could|may|might|will|would|shall|does|do|did)\s+)?"
-    r"(?:(?:is|are|was|were|be)\s+)?(?:\w+ly\s+)?([a-z]+)\b",
+    rf"(?:(?:is|are|was|were|be)\s+)?{ADVERB}([a-z]+)\b",
     re.IGNORECASE,
 )
 _PASSIVE: Final = re.compile(r"(?:ed|en)$")
@@ -415,7 +418,7 @@ def action_asked(question: str) -> str | None:
     if found is None:
         return None
     verb = found.group(1)
-    passive = re.search(r"\b(?:is|are|was|were|be)\s+(?:\w+ly\s+)?$", question[: found.start(1)])
+    passive = re.search(rf"\b(?:is|are|was|were|be)\s+{ADVERB}$", question[: found.start(1)])
     if passive and not _PASSIVE.search(verb.lower()):
         return None
     terms = content_terms(verb)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from certiq.answering.answer_types import names_the_action
+from certiq.answering.answer_types import ADVERB, names_the_action
 from certiq.text import content_terms
 
 # A yes/no question asking whether something is allowed: "Is working from abroad allowed?",
@@ -52,7 +52,7 @@ _WORDS_AFTER = r"((?:\s+[\w'-]+)*?)"
 _PERMITTED_ACTIVITY: Final = (
     re.compile(
         r"\b(?:(?:allowed|permitted|ok|okay) to|(?:can|may|could) (?:i|we|employees|staff|"
-        rf"contractors|visitors|someone|anyone))\s+(?:\w+ly\s+)?([a-z]+){_WORDS_AFTER}\W*$",
+        rf"contractors|visitors|someone|anyone))\s+{ADVERB}([a-z]+){_WORDS_AFTER}\W*$",
         re.IGNORECASE,
     ),
     re.compile(rf"\ballow(?:s|ed)?\s+([a-z]+ing){_WORDS_AFTER}\W*$", re.IGNORECASE),
