@@ -6,6 +6,7 @@ import pytest
 
 from certiq.answering.answer_types import (
     about_another,
+    acted_on,
     action_asked,
     answers_when,
     answers_where,
@@ -438,3 +439,18 @@ def test_a_verb_in_ly_is_what_a_permission_question_asks_may_be_done() -> None:
         "install",
         frozenset(content_terms("software")),
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("Who must approve access to production systems?", "access production systems"),
+        ("Who audits the supplier's security?", "supplier security"),
+        ("Who can access the user's data?", ""),  # anyone's data, in any words
+        ("Who receives my information from this website?", ""),  # the site is the document's
+        ("Who is responsible for backups?", ""),  # a role, not an action
+        ("How long are backups kept?", ""),
+    ],
+)
+def test_what_a_who_question_asks_is_acted_on(question: str, named: str) -> None:
+    assert acted_on(question) == frozenset(content_terms(named))

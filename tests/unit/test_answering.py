@@ -352,6 +352,27 @@ def test_a_who_question_is_answered_by_the_sentence_naming_someone() -> None:
     assert [s.text for s in draft] == [evidence[1].text]
 
 
+def test_who_does_something_to_one_thing_is_not_answered_by_who_does_it_to_another() -> None:
+    # GIVEN who approves exceptions to a policy, and who owns the acceptable use policy in its
+    # header, scored high for questions about approving and owning other things
+    evidence = scored(
+        ("The Data Protection Officer (DPO) owns this policy and approves exceptions.", 0.8),
+        ("The Incident Commander owns the incident timeline.", 0.7),
+        ("Owner: Head of IT Operations.", 0.6),
+        file_name="acceptable-use-policy.pdf",
+    )
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN asked who approves access to production systems THEN the documents do not say
+    assert answerer.select("Who must approve access to production systems?", evidence) == []
+    # AND asked who approves exceptions, the sentence saying so answers
+    draft = answerer.select("Who approves exceptions?", evidence)
+    assert [s.text for s in draft][:1] == [evidence[0].text]
+    # AND what is acted on may be named by the document's own name ("Owner: ..." of
+    # acceptable-use-policy.pdf owns that policy), or be anyone's data in any words
+    draft = answerer.select("Who owns the acceptable use policy?", evidence)
+    assert "Owner: Head of IT Operations." in [s.text for s in draft]
+
+
 def test_a_sentence_far_from_the_question_is_not_an_answer_though_it_shares_a_word() -> None:
     # GIVEN a question the documents do not answer, and a sentence sharing one of its words
     # whose cosine with the question is low (the embedder's judgement, as span selection gives it)

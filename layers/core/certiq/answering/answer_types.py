@@ -425,6 +425,29 @@ def action_asked(question: str) -> str | None:
     return terms[0] if terms else None
 
 
+# Words naming whose or what data in any words a policy may use ("the user's data" is
+# "customer information" there), and the organisation whose document it is ("this website"):
+# they do not tell one object of an action from another.
+_ANY_DATA: Final = frozenset(
+    content_terms(
+        "data information info personal user customer person people individual website site "
+        "company app service platform organisation organization"
+    )
+)
+_POSSESSIVE: Final = re.compile(r"(?<=\w)['\u2019]s?\b")
+
+
+def acted_on(question: str) -> frozenset[str]:
+    """The terms of what a "who" question asks is acted on ("Who must approve access to
+    production systems?": access, production, system), empty when it names nothing after the
+    verb but someone's data ("Who can access the user's data?"), or is not such a question."""
+    found = _WHO_ACTS.search(question)
+    if found is None or action_asked(question) is None:
+        return frozenset()
+    after = _POSSESSIVE.sub("", question[found.end(1) :])  # "the user's data": user, data
+    return frozenset(content_terms(after)) - _ANY_DATA
+
+
 def does_the_action(action: str, sentence: str) -> bool:
     """The sentence names the action, as a verb or its noun (approves, approval, approver), or
     one of the actions policies write for it (speak for talk, authorise for approve)."""
@@ -586,6 +609,7 @@ def can_answer(question: str, sentence: str) -> bool:
     if action is not None and not does_the_action(action, sentence):
         # Asked who approves access, a sentence naming people but no approving is no answer.
         return False
+
     if asks_for_amount(question):
         counted = counted_kind(question)
         if counted in _TIME_UNITS:  # "how many days": 24 hours answers it too

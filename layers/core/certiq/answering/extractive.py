@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from certiq.answering.answer_types import (
     about_another,
+    acted_on,
     action_asked,
     answers_when,
     answers_where,
@@ -34,7 +35,7 @@ from certiq.answering.sections import section_asked, section_match
 from certiq.config import AnswerSettings
 from certiq.models import ConversationTurn, DraftQuote, DraftSentence, EvidenceSpan
 from certiq.ports import ChatDraft
-from certiq.text import content_terms, file_name_terms, numbers, section_terms
+from certiq.text import content_terms, file_name_terms, heading_terms, numbers, section_terms
 from certiq.trust.claims import field_labels, is_statement
 
 NEAR_DUPLICATE = 0.7
@@ -210,6 +211,21 @@ class ExtractiveAnswerer:
             # declared").
             naming = [(span, terms) for span, terms in statements if names_someone(span.text)]
             statements = naming if naming or action_asked(question) else statements
+            # Nor one doing it to something else: "The DPO ... approves exceptions" says
+            # nothing of who approves access to production systems. What the sentence is
+            # about is read with its document's name and its section's heading ("Owner: Head
+            # of IT Operations." of acceptable-use-policy.pdf owns that policy).
+            done_to = acted_on(question)
+            if done_to:
+                statements = [
+                    (span, terms)
+                    for span, terms in statements
+                    if not done_to.isdisjoint(
+                        terms
+                        | file_name_terms(span.file_name)
+                        | (heading_terms(span.section) if span.section else frozenset())
+                    )
+                ]
         if asks_what_to_do(question):
             # Asked what to do, the rules saying what must be done answer, when any does.
             statements = [
