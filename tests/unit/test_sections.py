@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from certiq.answering.extractive import ExtractiveAnswerer
-from certiq.answering.sections import section_asked, section_match
+from certiq.answering.sections import document_asked, section_asked, section_match
 from certiq.config import AnswerSettings, RetrievalSettings
 from certiq.models import Chunk, EvidenceSpan, SearchHit
 from certiq.retrieval.spans import select_spans
@@ -138,3 +138,105 @@ def test_a_question_naming_no_section_is_answered_sentence_by_sentence() -> None
     assert [s.text for s in draft] == [
         "The Communications Lead drafts all customer and public statements"
     ]
+
+
+@pytest.mark.parametrize(
+    ("question", "named", "headings"),
+    [
+        ("What is the incident response plan about?", "incident response plan", "purpose"),
+        ("What is the purpose of the data retention policy?", "data retention policy", "purpose"),
+        ("What is the supplier agreement for?", "supplier agreement", "purpose"),
+        ("Summarise the acceptable use policy.", "acceptable use policy", "purpose"),
+        ("Give me an overview of this paper", "paper", "purpose"),
+        ("What does the acceptable use policy cover?", "acceptable use policy", "scope"),
+        ("What is the scope of the data retention policy?", "data retention policy", "scope"),
+    ],
+)
+def test_a_question_asking_what_a_document_is_for_names_it(
+    question: str, named: str, headings: str
+) -> None:
+    # GIVEN a question asking what a document is about, for or covers / WHEN it is read
+    asked = document_asked(question)
+    # THEN it names the document, and the heading that answers it first
+    assert asked is not None
+    assert asked.named == heading_terms(named)
+    assert heading_terms(headings) <= asked.headings
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the purpose of the legal hold?",  # a thing, not a document
+        "What is a legal hold for?",
+        "What are the severity levels?",
+        "Who does the data retention policy apply to?",  # who, answered sentence by sentence
+    ],
+)
+def test_a_question_asking_of_something_else_names_no_document(question: str) -> None:
+    assert document_asked(question) is None
+
+
+def titled(doc_id: str, file_name: str, *lines: tuple[str | None, str], ordinal: int = 0) -> Chunk:
+    """A chunk of a file, its sentences under the headings given."""
+    chunk = sectioned(doc_id, *lines, ordinal=ordinal)
+    return chunk.model_copy(
+        update={"source": chunk.source.model_copy(update={"file_name": file_name})}
+    )
+
+
+RESPONSE_PLAN = titled(
+    "irp",
+    "incident-response-plan.pdf",
+    (None, "Incident Response Plan"),
+    ("1. Purpose", "This plan describes how the company detects and recovers from incidents."),
+    ("1. Purpose", "It covers every system that stores customer data."),
+    ("2. Roles", "The Incident Commander leads the response and owns the incident timeline."),
+    ("2. Roles", "The Communications Lead drafts all public statements about an incident."),
+)
+RETENTION = titled(
+    "drp",
+    "data-retention-policy.pdf",
+    (None, "Data Retention Policy"),
+    ("1. Purpose", "This policy sets out how long the company keeps the information it holds."),
+    ("2. Scope", "This policy covers all personal and business data the company processes."),
+    ("3. Periods", "Backups are kept for 35 days and then deleted."),
+)
+AGREEMENT = titled(
+    "sup",
+    "supplier-agreement.pdf",
+    (None, "Supplier Agreement"),
+    ("1. Services", "Fabrikam provides encrypted off-site backup storage."),
+    ("2. Incidents", "The supplier reports any security incident within 24 hours."),
+)
+
+
+def answer(question: str, *chunks: Chunk) -> list[str]:
+    spans = evidence_for(question, *chunks, max_spans=2)
+    return [s.text for s in ExtractiveAnswerer(AnswerSettings()).select(question, spans)]
+
+
+def test_asked_what_a_document_is_about_its_purpose_answers_in_its_own_order() -> None:
+    # GIVEN two documents, and room for two evidence sentences, which the roles would take
+    # WHEN asked what the incident response plan is about
+    shown = answer("What is the incident response plan about?", RESPONSE_PLAN, RETENTION)
+    # THEN its purpose answers, as the plan writes it, not the sentences holding "incident"
+    assert shown == [s.text for s in RESPONSE_PLAN.sentences[1:3]]
+
+
+def test_asked_what_a_document_covers_its_scope_answers_first() -> None:
+    # WHEN asked what the retention policy covers / THEN its scope answers, not its purpose
+    shown = answer("What does the data retention policy cover?", RESPONSE_PLAN, RETENTION)
+    assert shown == ["This policy covers all personal and business data the company processes."]
+
+
+def test_a_document_with_no_purpose_heading_is_told_by_its_first_section() -> None:
+    # WHEN asked what the supplier agreement is about / THEN its first section answers
+    shown = answer("What is the supplier agreement about?", AGREEMENT, RETENTION)
+    assert shown == ["Fabrikam provides encrypted off-site backup storage."]
+
+
+def test_a_document_none_of_the_evidence_is_from_is_not_answered_with_another_s_purpose() -> None:
+    # WHEN asked what a document the collection does not hold is about
+    shown = answer("What is the travel policy about?", RESPONSE_PLAN, AGREEMENT)
+    # THEN no other document's purpose is given for it
+    assert "This plan describes how the company detects and recovers from incidents." not in shown

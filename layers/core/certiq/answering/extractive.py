@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Final
 
 from certiq.answering.answer_types import (
     about_another,
@@ -31,7 +32,14 @@ from certiq.answering.answer_types import (
     topic,
 )
 from certiq.answering.permissions import activity_asked, activity_done, does_the_activity
-from certiq.answering.sections import section_asked, section_match
+from certiq.answering.sections import (
+    answers_first,
+    document_asked,
+    names_the_document,
+    opens_the_document,
+    section_asked,
+    section_match,
+)
 from certiq.config import AnswerSettings
 from certiq.models import ConversationTurn, DraftQuote, DraftSentence, EvidenceSpan
 from certiq.ports import ChatDraft
@@ -181,7 +189,7 @@ class ExtractiveAnswerer:
         "who" question is answered by sentences naming someone when any does, and only by them
         when it asks who does something (certiq.answering.answer_types). None: abstain.
         """
-        listed = _section_answering(question, evidence)
+        listed = _section_answering(question, evidence) or _document_answering(question, evidence)
         if listed:
             return [_drafted(span) for span in listed]
         quantity = asks_for_a_quantity(question)
@@ -195,10 +203,7 @@ class ExtractiveAnswerer:
         statements = [
             (span, terms)
             for span in evidence
-            if is_statement(span.text)
-            and not _STATES_NOTHING.search(span.text)
-            and not span.addresses_assistant
-            and span.cells is None  # a table's row is shown as reading, not stated
+            if _may_answer(span)
             and can_answer(question, span.text)
             and span.doc_id not in other_documents
             and _not_another_field(span.text, query)
@@ -483,14 +488,7 @@ def _section_answering(question: str, evidence: Sequence[EvidenceSpan]) -> list[
         return []
     sections: dict[tuple[str, str], list[EvidenceSpan]] = {}
     for span in evidence:
-        if (
-            span.section
-            and section_match(asked, span.section) > 0
-            and is_statement(span.text)
-            and not _STATES_NOTHING.search(span.text)
-            and not span.addresses_assistant
-            and span.cells is None
-        ):
+        if span.section and section_match(asked, span.section) > 0 and _may_answer(span):
             sections.setdefault((span.doc_id, span.section), []).append(span)
     if not sections:
         return []
@@ -499,6 +497,65 @@ def _section_answering(question: str, evidence: Sequence[EvidenceSpan]) -> list[
         key=lambda spans: (section_match(asked, spans[0].section), max(s.score for s in spans)),
     )
     return sorted(best, key=lambda span: (span.chunk_ordinal, span.start))
+
+
+# A document's purpose in a few sentences: more is its body, not what it is for.
+_PURPOSE_STATEMENTS: Final = 3
+
+
+def _document_answering(question: str, evidence: Sequence[EvidenceSpan]) -> list[EvidenceSpan]:
+    """Asked what a document is about, for or covers, what it says of itself: the statements
+    under its purpose, scope or abstract heading, or, when it has none, its opening
+    statements, in the document's order, three at most. The document is the one the question
+    names by its file name's words ("the incident response plan"), or, named only as "this
+    policy", the one holding the best evidence. Empty when the question asks something else,
+    names a document none of the evidence is from, or the document's opening is not in the
+    evidence."""
+    asked = document_asked(question)
+    if asked is None or not evidence:
+        return []
+    # The same choice as span selection's, on the same scores: the document named best, then
+    # the one holding the best evidence (certiq.retrieval.spans.best_spans).
+    named = {
+        span.doc_id: names_the_document(asked, file_name_terms(span.file_name)) for span in evidence
+    }
+    best: dict[str, float] = {}
+    for span in evidence:
+        best[span.doc_id] = max(best.get(span.doc_id, -1.0), span.score)
+    chosen = max(named, key=lambda doc_id: (named[doc_id], best[doc_id]))
+    if named[chosen] < 0:
+        return []
+    spans = [
+        span
+        for span in evidence
+        if span.doc_id == chosen and _may_answer(span) and not field_labels(span.text)
+    ]
+    if not spans:
+        return []
+    in_order = sorted(spans, key=lambda span: (span.chunk_ordinal, span.start))
+    opening = [span for span in in_order if answers_first(asked, span.section)] or [
+        span for span in in_order if opens_the_document(span.section)
+    ]
+    if not opening and in_order[0].chunk_ordinal == 0:
+        # No heading says what it is for: its first section does ("1. Services: Fabrikam
+        # Storage GmbH provides encrypted off-site backup storage ...").
+        first = in_order[0]
+        opening = [
+            span for span in in_order if span.chunk_ordinal == 0 and span.section == first.section
+        ]
+    return opening[:_PURPOSE_STATEMENTS]
+
+
+def _may_answer(span: EvidenceSpan) -> bool:
+    """A statement that may be given as an answer: not a title, heading or running header, not
+    a pointer elsewhere, not a sentence addressing an AI assistant, not a table's row (shown as
+    reading, never stated)."""
+    return (
+        is_statement(span.text)
+        and not _STATES_NOTHING.search(span.text)
+        and not span.addresses_assistant
+        and span.cells is None
+    )
 
 
 def _drafted(span: EvidenceSpan) -> DraftSentence:

@@ -11,6 +11,7 @@ responsibilities"); other questions are answered sentence by sentence as before.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Final
 
 from certiq.text import heading_terms
@@ -67,3 +68,91 @@ def section_match(asked: frozenset[str], section: str | None) -> float:
     if not heading or not asked <= heading or 2 * len(asked) < len(heading):
         return 0.0
     return len(asked) / len(heading)
+
+
+# "What is the incident response plan about?", "What is the purpose of the data retention
+# policy?", "What does the acceptable use policy cover?": what a document is for. Its purpose,
+# scope or abstract says so, in its own words, not whichever of its sentences holds most of the
+# question's ("The Incident Commander leads the response ..." for what the plan is about).
+_ASKS_WHAT_A_DOCUMENT_IS_FOR: Final = (
+    re.compile(r"^what(?:\s+is|'s|\u2019s)\s+(?P<named>[^?]+?)\s+(?:about|for)\s*\??$", re.I),
+    re.compile(
+        r"^what\s+(?:is|was)\s+the\s+(?:purpose|aim|objective|goal|point|subject)\s+of\s+"
+        r"(?P<named>[^?]+?)\s*\??$",
+        re.I,
+    ),
+    re.compile(
+        r"^(?:summari[sz]e|give\s+(?:me\s+)?(?:a|an)\s+(?:summary|overview)\s+of|what\s+is\s+"
+        r"the\s+gist\s+of)\s+(?P<named>[^?.]+?)\s*[.?]?$",
+        re.I,
+    ),
+)
+# ... and what it covers: its scope, when it states one.
+_ASKS_WHAT_A_DOCUMENT_COVERS: Final = (
+    re.compile(r"^what\s+(?:does|do)\s+(?P<named>[^?]+?)\s+(?:cover|apply to)\s*\??$", re.I),
+    re.compile(r"^what\s+is\s+the\s+scope\s+of\s+(?P<named>[^?]+?)\s*\??$", re.I),
+)
+# Words that name a document as a document: "the multicolumn paper", "this policy".
+_DOCUMENT_WORDS: Final = frozenset(
+    heading_terms(
+        "document policy plan agreement contract paper report notice terms guide manual "
+        "handbook procedure standard article study file pdf charter statement"
+    )
+)
+# Headings under which a document says what it is for, and what it covers.
+_PURPOSE_HEADINGS: Final = frozenset(
+    heading_terms(
+        "purpose abstract introduction overview summary aim aims objective objectives "
+        "background about"
+    )
+)
+_SCOPE_HEADINGS: Final = frozenset(heading_terms("scope coverage applicability"))
+
+
+@dataclass(frozen=True)
+class DocumentAsked:
+    """A question asking what a document is for or covers."""
+
+    named: frozenset[str]  # the words naming the document: incident, response, plan
+    headings: frozenset[str]  # the headings that answer first: its purpose, or its scope
+
+
+def document_asked(question: str) -> DocumentAsked | None:
+    """What a question asking what a document is about, for or covers asks ("incident",
+    "response", "plan" of "What is the incident response plan about?", answered first under a
+    purpose heading), or None: the question asks something else ("What is the purpose of the
+    legal hold?" names no document)."""
+    for patterns, headings in (
+        (_ASKS_WHAT_A_DOCUMENT_COVERS, _SCOPE_HEADINGS),
+        (_ASKS_WHAT_A_DOCUMENT_IS_FOR, _PURPOSE_HEADINGS),
+    ):
+        for pattern in patterns:
+            match = pattern.match(question.strip())
+            if match is None:
+                continue
+            named = heading_terms(match.group("named"))
+            if named & _DOCUMENT_WORDS:
+                return DocumentAsked(named, headings)
+    return None
+
+
+def names_the_document(asked: DocumentAsked, file_name_terms: frozenset[str]) -> int:
+    """How many of the words naming a document its file name holds, beyond the word saying it
+    is a document: "the incident response plan" names incident-response-plan.pdf (3), "this
+    policy" any policy (0); -1 when the question names another document by name ("the
+    supplier agreement" is not data-retention-policy.pdf)."""
+    specific = asked.named - _DOCUMENT_WORDS
+    held = len(specific & file_name_terms)
+    return held if held or not specific else -1
+
+
+def opens_the_document(section: str | None) -> bool:
+    """A sentence under a heading such as "1. Purpose and scope", "2. Scope" or "Abstract"."""
+    return bool(section) and not heading_terms(section or "").isdisjoint(
+        _PURPOSE_HEADINGS | _SCOPE_HEADINGS
+    )
+
+
+def answers_first(asked: DocumentAsked, section: str | None) -> bool:
+    """A sentence under the heading the question asks of: "2. Scope" for what a policy covers."""
+    return bool(section) and not heading_terms(section or "").isdisjoint(asked.headings)

@@ -34,7 +34,13 @@ import numpy as np
 from numpy.typing import NDArray
 from rank_bm25 import BM25Okapi  # type: ignore[import-untyped]
 
-from certiq.answering.sections import section_asked, section_match
+from certiq.answering.sections import (
+    document_asked,
+    names_the_document,
+    opens_the_document,
+    section_asked,
+    section_match,
+)
 from certiq.config import RetrievalSettings
 from certiq.models import Chunk, EvidenceSpan, SearchHit, Sentence
 from certiq.ports import Embedder, QueryEmbedder, RelevanceScorer
@@ -42,6 +48,9 @@ from certiq.text import content_terms, file_name_terms, section_terms
 
 K1 = 1.2
 B = 0.75
+# A document's first sentences, which say what it is when no heading does: its title and
+# header lines among them (never shown as an answer), then its opening statement.
+OPENING_SENTENCES = 12
 Matrix = NDArray[np.float64]
 
 
@@ -203,12 +212,49 @@ def best_spans(
         in_section = sum(id(candidate) in taken for _, candidate, _ in named)
         room = max(settings.max_section_spans - in_section, 0)
         scored += [item for item in named if id(item[1]) not in taken][:room]
+    scored += _document_opening(question, everything, scored, settings)
     return [
         sentence_span(
             candidate.hit.chunk, candidate.index, score, candidate.hit.score, similarity=similarity
         )
         for score, candidate, similarity in scored
     ]
+
+
+def _document_opening(
+    question: str,
+    everything: Sequence[tuple[float, float, _Candidate, float | None]],
+    scored: Sequence[tuple[float, _Candidate, float | None]],
+    settings: RetrievalSettings,
+) -> list[tuple[float, _Candidate, float | None]]:
+    """Asked what a document is for, what it says of itself is evidence, beyond the best
+    sentences already ``scored``: its purpose, scope or abstract, or, when it has none, its
+    opening sentences. The document is the one the question names, or, named only as "this
+    policy", the one whose sentences score best (certiq.answering.extractive chooses the same)."""
+    document = document_asked(question)
+    if document is None:
+        return []
+    naming: dict[str, int] = {}
+    best: dict[str, float] = {}
+    for score, _, candidate, _ in everything:
+        chunk = candidate.hit.chunk
+        naming[chunk.doc_id] = names_the_document(document, file_name_terms(chunk.source.file_name))
+        best[chunk.doc_id] = max(best.get(chunk.doc_id, -1.0), score)
+    chosen = max(naming, key=lambda doc_id: (naming[doc_id], best[doc_id]), default=None)
+    if chosen is None or naming[chosen] < 0:
+        return []
+    taken = {id(candidate) for _, candidate, _ in scored}
+    opening = [
+        (score, candidate, similarity)
+        for score, _, candidate, similarity in everything
+        if id(candidate) not in taken
+        and candidate.hit.chunk.doc_id == chosen
+        and (
+            opens_the_document(_sentence(candidate).section)
+            or (candidate.hit.chunk.ordinal == 0 and candidate.index < OPENING_SENTENCES)
+        )
+    ]
+    return opening[: settings.max_section_spans]
 
 
 def model_scores(
