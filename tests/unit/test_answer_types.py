@@ -23,7 +23,7 @@ from certiq.answering.answer_types import (
     tells_what_follows,
     topic,
 )
-from certiq.answering.permissions import activity_asked, activity_done
+from certiq.answering.permissions import activity_asked, activity_done, method_asked
 from certiq.text import content_terms
 
 
@@ -454,3 +454,18 @@ def test_a_verb_in_ly_is_what_a_permission_question_asks_may_be_done() -> None:
 )
 def test_what_a_who_question_asks_is_acted_on(question: str, named: str) -> None:
     assert acted_on(question) == frozenset(content_terms(named))
+
+
+@pytest.mark.parametrize(
+    ("question", "method"),
+    [
+        ("How can I opt out of marketing emails?", "opt"),
+        ("How do I delete my account?", "delet"),
+        ("How can users quickly access their data?", "access"),
+        ("How do I get my data?", None),  # too light a verb to say what is done
+        ("How do you inform users of changes?", None),  # asked of the organisation
+        ("How long are backups kept?", None),
+    ],
+)
+def test_a_how_to_question_asks_how_its_verb_is_done(question: str, method: str | None) -> None:
+    assert method_asked(question) == method

@@ -373,6 +373,21 @@ def test_who_does_something_to_one_thing_is_not_answered_by_who_does_it_to_anoth
     assert "Owner: Head of IT Operations." in [s.text for s in draft]
 
 
+def test_asked_how_to_do_something_the_sentence_saying_how_it_is_done_answers() -> None:
+    # GIVEN a sentence holding "marketing" and "email", scored first, and the one saying how to
+    # unsubscribe from the newsletters
+    evidence = scored(
+        ("We employ third parties for analytics, marketing and email distribution.", 0.8),
+        ("To unsubscribe from our email newsletters, click on the link in any newsletter.", 0.6),
+    )
+    # WHEN asked how to opt out of marketing emails
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "How can I opt out of marketing emails?", evidence
+    )
+    # THEN the sentence saying how it is done answers, alone
+    assert [s.text for s in draft] == [evidence[1].text]
+
+
 def test_a_sentence_far_from_the_question_is_not_an_answer_though_it_shares_a_word() -> None:
     # GIVEN a question the documents do not answer, and a sentence sharing one of its words
     # whose cosine with the question is low (the embedder's judgement, as span selection gives it)

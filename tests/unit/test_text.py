@@ -20,6 +20,8 @@ from certiq.text import content_terms, section_terms, stem
         # keeping is retaining and storing
         ("retained", "keep"),
         ("stored", "keep"),
+        # unsubscribing is opting out
+        ("unsubscribe", stem("opt")),
         # a contract is an agreement, and it ends by termination
         ("termination", "end"),
         ("agreement", "contract"),

@@ -121,6 +121,9 @@ _IRREGULAR = {
         # A leaked or compromised password is an exposed one: "What should I do if my password
         # was leaked?" is answered by "A password that may have been exposed must be changed".
         "expose": "leak leaks leaked leaking compromise compromises compromised",
+        # Unsubscribing is opting out: "How can I opt out of marketing emails?" is answered by
+        # "To unsubscribe from our newsletters, click on the link ...".
+        "opt": "unsubscribe unsubscribes unsubscribed unsubscribing",
     }.items()
     for form in forms.split()
 }

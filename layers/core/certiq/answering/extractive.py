@@ -26,12 +26,18 @@ from certiq.answering.answer_types import (
     defined_term,
     named_document,
     names_someone,
+    names_the_action,
     question_parts,
     states_an_obligation,
     tells_what_follows,
     topic,
 )
-from certiq.answering.permissions import activity_asked, activity_done, does_the_activity
+from certiq.answering.permissions import (
+    activity_asked,
+    activity_done,
+    does_the_activity,
+    method_asked,
+)
 from certiq.answering.sections import (
     answers_first,
     document_asked,
@@ -231,6 +237,14 @@ class ExtractiveAnswerer:
                         | (heading_terms(span.section) if span.section else frozenset())
                     )
                 ]
+        method = method_asked(question)
+        if method is not None:
+            # Asked how to do something, the sentences saying how it is done come first:
+            # "To unsubscribe from our newsletters, click on the link ..." for how to opt out
+            # of marketing emails, before a sentence on who sends the e-mails.
+            statements = [
+                item for item in statements if names_the_action(method, item[1])
+            ] or statements
         if asks_what_to_do(question):
             # Asked what to do, the rules saying what must be done answer, when any does.
             statements = [

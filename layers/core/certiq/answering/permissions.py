@@ -1,7 +1,8 @@
 """Permission questions: whether something may be done ("Can I use ChatGPT with customer
 data?", "Is working from abroad allowed?"), what is asked may be done, and whether a sentence
 speaks of doing it. The offline answerer (certiq.answering.extractive) answers them only with
-sentences about that activity."""
+sentences about that activity. And how-to questions ("How can I opt out of marketing
+emails?"), answered first by the sentences saying how it is done."""
 
 from __future__ import annotations
 
@@ -86,3 +87,25 @@ def does_the_activity(activity: tuple[str, frozenset[str]], terms: set[str]) -> 
     when the question names it ("share your information" is not sharing an opinion)."""
     verb, done_to = activity
     return names_the_action(verb, terms) and (not done_to or bool(done_to & terms))
+
+
+# "How can I opt out of marketing emails?", "How do I delete my account?": how something is
+# done by the one asking. The verb is what an answer must speak of doing.
+_HOW_TO: Final = re.compile(
+    r"^\W*how\s+(?:can|could|do|does|should|may|might|would)\s+(?:i|we|users?|one|"
+    rf"customers?|employees?|someone|a\s+user)\s+{ADVERB}([a-z]+)\b",
+    re.IGNORECASE,
+)
+
+
+def method_asked(question: str) -> str | None:
+    """The stem of what a "how can I ..." question asks how to do ("How can I opt out of
+    marketing emails?": opt), or None: not such a question, or its verb too light to say."""
+    found = _HOW_TO.search(question)
+    if found is None:
+        return None
+    terms = content_terms(found.group(1))
+    return terms[0] if terms and terms[0] not in _LIGHT_METHODS else None
+
+
+_LIGHT_METHODS: Final = frozenset(content_terms("make have get do take give be go let put see use"))
