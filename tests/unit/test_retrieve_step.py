@@ -10,7 +10,7 @@ import pytest
 from certiq.bootstrap import build_deps
 from certiq.config import RetrievalSettings, Settings
 from certiq.deps import Deps
-from certiq.models import QuestionStatus, RetrievalMode
+from certiq.models import QuestionStatus, RetrievalMode, chunk_id
 from certiq.questions import receive
 from certiq.retrieval.search import NO_EMBEDDER
 from certiq.steps import STEPS
@@ -136,3 +136,31 @@ def test_a_question_in_parts_gets_each_parts_best_sentences(tmp_path: Path) -> N
     evidence = [span.text for span in result.evidence]
     assert "The DPO approves exceptions." in evidence
     assert len(evidence) == 2  # each part's best one
+
+
+def test_asked_what_a_document_is_about_its_opening_is_evidence_though_not_found(
+    tmp_path: Path,
+) -> None:
+    # GIVEN a policy that says what it is in its first chunk, with none of the question's words,
+    # and many later chunks that speak of "this privacy policy"
+    deps = deps_with(tmp_path, embedder=None, mode="bm25")
+    opening = "Our customers come first. We explain here how we use the data you give us."
+    later = [
+        make_chunk(
+            f"This privacy policy may change in part {n}. Read this privacy policy often.",
+            doc_id="shop",
+            ordinal=n,
+            tenant=TENANT,
+        )
+        for n in range(1, 12)
+    ]
+    first = make_chunk(opening, doc_id="shop", ordinal=0, tenant=TENANT)
+    deps.index.index([first.model_copy(update={"chunk_id": chunk_id("shop", 0)}), *later])
+    state = receive("What is this privacy policy about?", deps)
+
+    # WHEN evidence is retrieved
+    result = STEPS["retrieve"](state, deps)
+
+    # THEN the document's opening is evidence, beside what the search found
+    texts = {span.text for span in result.evidence}
+    assert "We explain here how we use the data you give us." in texts

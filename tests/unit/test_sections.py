@@ -5,11 +5,16 @@ from __future__ import annotations
 import pytest
 
 from certiq.answering.extractive import ExtractiveAnswerer
-from certiq.answering.sections import document_asked, section_asked, section_match
+from certiq.answering.sections import (
+    document_asked,
+    names_the_document,
+    section_asked,
+    section_match,
+)
 from certiq.config import AnswerSettings, RetrievalSettings
 from certiq.models import Chunk, EvidenceSpan, SearchHit
 from certiq.retrieval.spans import select_spans
-from certiq.text import heading_terms
+from certiq.text import content_terms, heading_terms
 from tests.fakes import make_chunk
 
 SEVERITY = "2. Severity levels"
@@ -240,3 +245,20 @@ def test_a_document_none_of_the_evidence_is_from_is_not_answered_with_another_s_
     shown = answer("What is the travel policy about?", RESPONSE_PLAN, AGREEMENT)
     # THEN no other document's purpose is given for it
     assert "This plan describes how the company detects and recovers from incidents." not in shown
+
+
+@pytest.mark.parametrize(
+    ("question", "file_name", "text", "naming"),
+    [
+        ("What is the incident response plan about?", "incident-response-plan.pdf", "", (2, 0)),
+        ("What is this privacy policy about?", "walmart-com.pdf", "our privacy policy", (0, 1)),
+        ("What is this policy about?", "data-retention-policy.pdf", "", (0, 0)),
+        ("What is the travel policy about?", "data-retention-policy.pdf", "backups", None),
+    ],
+)
+def test_a_document_is_named_by_its_file_name_or_its_own_words(
+    question: str, file_name: str, text: str, naming: tuple[int, int] | None
+) -> None:
+    asked = document_asked(question)
+    assert asked is not None
+    assert names_the_document(asked, file_name, frozenset(content_terms(text))) == naming

@@ -40,8 +40,8 @@ from certiq.answering.permissions import (
 )
 from certiq.answering.sections import (
     answers_first,
+    choose_document,
     document_asked,
-    names_the_document,
     opens_the_document,
     section_asked,
     section_match,
@@ -528,16 +528,14 @@ def _document_answering(question: str, evidence: Sequence[EvidenceSpan]) -> list
     asked = document_asked(question)
     if asked is None or not evidence:
         return []
-    # The same choice as span selection's, on the same scores: the document named best, then
-    # the one holding the best evidence (certiq.retrieval.spans.best_spans).
-    named = {
-        span.doc_id: names_the_document(asked, file_name_terms(span.file_name)) for span in evidence
-    }
-    best: dict[str, float] = {}
+    # The same choice as span selection's, on the same scores (certiq.retrieval.spans).
+    documents: dict[str, tuple[str, set[str], float]] = {}
     for span in evidence:
-        best[span.doc_id] = max(best.get(span.doc_id, -1.0), span.score)
-    chosen = max(named, key=lambda doc_id: (named[doc_id], best[doc_id]))
-    if named[chosen] < 0:
+        file_name, terms, best = documents.get(span.doc_id, (span.file_name, set(), -1.0))
+        terms.update(content_terms(span.text))
+        documents[span.doc_id] = (file_name, terms, max(best, span.score))
+    chosen = choose_document(asked, documents)
+    if chosen is None:
         return []
     spans = [
         span

@@ -11,10 +11,13 @@ responsibilities"); other questions are answered sentence by sentence as before.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Final
 
-from certiq.text import heading_terms
+from certiq.models import SearchHit, chunk_id
+from certiq.text import content_terms, file_name_terms, heading_terms
 
 _THE: Final = r"(?:(?:the|our|its|their|all(?: the)?|your)\s+)?"
 # What the question asks of a section, the words naming it in group "named".
@@ -136,14 +139,35 @@ def document_asked(question: str) -> DocumentAsked | None:
     return None
 
 
-def names_the_document(asked: DocumentAsked, file_name_terms: frozenset[str]) -> int:
-    """How many of the words naming a document its file name holds, beyond the word saying it
-    is a document: "the incident response plan" names incident-response-plan.pdf (3), "this
-    policy" any policy (0); -1 when the question names another document by name ("the
-    supplier agreement" is not data-retention-policy.pdf)."""
+def names_the_document(
+    asked: DocumentAsked, file_name: str, terms: AbstractSet[str]
+) -> tuple[int, int] | None:
+    """How well a document is the one asked of: how many of the words naming it (beyond the
+    word saying it is a document) its file name holds, then how many its text (``terms``)
+    does. "The incident response plan" is incident-response-plan.pdf (2, ...); "this privacy
+    policy" is walmart-com.pdf, whose text speaks of privacy (0, 1); "this policy" any policy
+    (0, 0). None when it is not: "the travel policy" is not data-retention-policy.pdf, which
+    never says "travel"."""
     specific = asked.named - _DOCUMENT_WORDS
-    held = len(specific & file_name_terms)
-    return held if held or not specific else -1
+    in_name = len(specific & file_name_terms(file_name))
+    in_text = len(specific & terms)
+    if specific and not in_name and in_text < len(specific):
+        return None
+    return in_name, in_text
+
+
+def choose_document(
+    asked: DocumentAsked, documents: Mapping[str, tuple[str, AbstractSet[str], float]]
+) -> str | None:
+    """The document asked of, among ``documents`` (id: file name, the terms of its text at
+    hand, its best evidence score): the one named best, then the one holding the best
+    evidence; None when none is the one asked of."""
+    named = {
+        doc_id: (naming, best)
+        for doc_id, (file_name, terms, best) in documents.items()
+        if (naming := names_the_document(asked, file_name, terms)) is not None
+    }
+    return max(named, key=lambda doc_id: named[doc_id], default=None)
 
 
 def opens_the_document(section: str | None) -> bool:
@@ -156,3 +180,25 @@ def opens_the_document(section: str | None) -> bool:
 def answers_first(asked: DocumentAsked, section: str | None) -> bool:
     """A sentence under the heading the question asks of: "2. Scope" for what a policy covers."""
     return bool(section) and not heading_terms(section or "").isdisjoint(asked.headings)
+
+
+def document_openings(question: str, hits: Sequence[SearchHit]) -> list[str]:
+    """The ids of the first chunks of the documents a question asking what a document is for
+    may mean, among those the hits are from, when the hits lack them: a document says what it
+    is at its start, which a search for the question's words need not find ("What is this
+    privacy policy about?" finds the sentences that say "privacy policy" further on)."""
+    asked = document_asked(question)
+    if asked is None:
+        return []
+    terms: dict[str, set[str]] = {}
+    names: dict[str, str] = {}
+    for hit in hits:
+        terms.setdefault(hit.chunk.doc_id, set()).update(content_terms(hit.chunk.text))
+        names[hit.chunk.doc_id] = hit.chunk.source.file_name
+    present = {hit.chunk.chunk_id for hit in hits}
+    wanted = (
+        chunk_id(doc_id, 0)
+        for doc_id, file_name in names.items()
+        if names_the_document(asked, file_name, terms[doc_id]) is not None
+    )
+    return [chunk for chunk in wanted if chunk not in present]

@@ -20,7 +20,7 @@ from certiq.ingestion.construct import constructor
 from certiq.ingestion.furniture import furniture_key
 from certiq.ingestion.gc_pause import gc_paused
 from certiq.ingestion.pdf import PageOcr, ParsedDocument, ParsedPage, open_pdf
-from certiq.models import Box, Chunk, Sentence, SourceRef, TableCell
+from certiq.models import Box, Chunk, Sentence, SourceRef, TableCell, chunk_id
 from certiq.trust.claims import CLOSING_MARKS, is_heading, is_statement
 
 __all__ = ["ChunkBatch", "Chunker", "PageSentence", "chunk_document", "chunk_pdf", "page_sentences"]
@@ -309,7 +309,7 @@ def _chunk(
     pages = [sentence[1] for sentence in sentences]
     return _new_chunk(
         {
-            "chunk_id": f"{doc_id}:{ordinal:05d}",
+            "chunk_id": chunk_id(doc_id, ordinal),
             "doc_id": doc_id,
             "tenant": tenant,
             "ordinal": ordinal,

@@ -73,6 +73,7 @@ from certiq.models.documents import (
     SourceRef,
     SourceType,
     TableCell,
+    chunk_id,
     collection_of,
 )
 
@@ -136,5 +137,6 @@ __all__ = [
     "UploadTarget",
     "Validation",
     "VerifiedAnswer",
+    "chunk_id",
     "collection_of",
 ]

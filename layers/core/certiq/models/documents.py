@@ -90,6 +90,11 @@ class SourceRef(Contract):
     version: str
 
 
+def chunk_id(doc_id: str, ordinal: int) -> str:
+    """A chunk's id: its document's and its place in it, so the same bytes give the same ids."""
+    return f"{doc_id}:{ordinal:05d}"
+
+
 class Chunk(Contract):
     chunk_id: str = Field(description="deterministic: doc_id + ordinal")
     doc_id: str

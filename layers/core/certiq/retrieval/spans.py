@@ -35,8 +35,8 @@ from numpy.typing import NDArray
 from rank_bm25 import BM25Okapi  # type: ignore[import-untyped]
 
 from certiq.answering.sections import (
+    choose_document,
     document_asked,
-    names_the_document,
     opens_the_document,
     section_asked,
     section_match,
@@ -234,14 +234,14 @@ def _document_opening(
     document = document_asked(question)
     if document is None:
         return []
-    naming: dict[str, int] = {}
-    best: dict[str, float] = {}
+    documents: dict[str, tuple[str, set[str], float]] = {}
     for score, _, candidate, _ in everything:
         chunk = candidate.hit.chunk
-        naming[chunk.doc_id] = names_the_document(document, file_name_terms(chunk.source.file_name))
-        best[chunk.doc_id] = max(best.get(chunk.doc_id, -1.0), score)
-    chosen = max(naming, key=lambda doc_id: (naming[doc_id], best[doc_id]), default=None)
-    if chosen is None or naming[chosen] < 0:
+        file_name, terms, best = documents.get(chunk.doc_id, (chunk.source.file_name, set(), -1.0))
+        terms.update(candidate.terms)
+        documents[chunk.doc_id] = (file_name, terms, max(best, score))
+    chosen = choose_document(document, documents)
+    if chosen is None:
         return []
     taken = {id(candidate) for _, candidate, _ in scored}
     opening = [

@@ -11,6 +11,7 @@ and the previous turn's cited chunks, when unchanged, are candidates again
 from __future__ import annotations
 
 from certiq.answering.answer_types import question_parts
+from certiq.answering.sections import document_openings
 from certiq.deps import Deps
 from certiq.models import EvidenceSpan, QuestionState, QuestionStatus, SearchMetadata
 from certiq.retrieval.conversation import (
@@ -48,6 +49,10 @@ def retrieve(state: QuestionState, deps: Deps) -> QuestionState:
             rewrite.turns[-1], state.tenant, state.collection, deps.index, deps.certificates
         )
         hits, carried = merge_hits(hits, chunks)
+    # Asked what a document is for, its start is searched too: it says what it is there.
+    openings = document_openings(rewrite.query, hits)
+    if openings:
+        hits, _ = merge_hits(hits, list(deps.index.get_chunks(state.tenant, openings).values()))
     # A question in parts ("How long are invoices kept and who owns the retention policy?")
     # gets each part's best sentences: chosen for the whole, the owner's sentences lost every
     # place to the invoices'.
