@@ -32,6 +32,7 @@ from certiq.answering.answer_types import (
     tells_what_follows,
     topic,
 )
+from certiq.answering.identities import identifies, role_asked
 from certiq.answering.permissions import (
     activity_asked,
     activity_done,
@@ -226,6 +227,11 @@ class ExtractiveAnswerer:
             # nothing of who approves access to production systems. What the sentence is
             # about is read with its document's name and its section's heading ("Owner: Head
             # of IT Operations." of acceptable-use-policy.pdf owns that policy).
+            # Asked who holds a role, a sentence about what the role does is no answer: "The
+            # Data Protection Officer (DPO) owns this policy ..." does not say who the DPO is.
+            role = role_asked(question)
+            if role is not None:
+                statements = [item for item in statements if identifies(role, item[0].text)]
             done_to = acted_on(question)
             if done_to:
                 statements = [

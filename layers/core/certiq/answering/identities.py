@@ -1,0 +1,53 @@
+"""Questions asking who holds a role: "Who is the Data Protection Officer?", "Who is the
+Incident Commander before the CISO takes over?".
+
+They ask for someone other than the role: a sentence about what the Data Protection Officer
+does ("The Data Protection Officer (DPO) owns this policy ...") does not say who it is. The
+answer names the role as what someone is ("The on-call security engineer is the Incident
+Commander ..."), labels it as a field ("Owner: Chief Information Security Officer."), or puts a
+name beside it ("Jane Smith, our Data Protection Officer, ..."; "The DPO is Jane Smith.").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from certiq.answering.answer_types import names_someone
+from certiq.trust.claims import field_labels
+
+# "Who is the X ...?": the role, up to a word that qualifies it ("before", "of", "for").
+_WHO_IS_THE: Final = re.compile(
+    r"^\W*who\s+(?:is|are|was|were)\s+(?:the|our|your|their|its)\s+(?:[\w-]+['\u2019]s\s+)?"
+    r"(?P<role>[\w-]+(?:\s+(?!(?:of|for|at|in|on|before|after|during|when|while|until|who|"
+    r"that|to|from|with|and|or)\b)[\w-]+){0,3})",
+    re.IGNORECASE,
+)
+
+
+def role_asked(question: str) -> str | None:
+    """The role a "who is the X" question asks the holder of ("Data Protection Officer"), or
+    None: not such a question, or X names no role ("Who is the contact for privacy
+    questions?" asks for a contact, which an address gives)."""
+    found = _WHO_IS_THE.search(question)
+    if found is None:
+        return None
+    role = found.group("role").strip()
+    return role if names_someone(f"The {role}") else None
+
+
+def identifies(role: str, sentence: str) -> bool:
+    """The sentence says who holds the role: as what someone is or acts as, as a field's label,
+    or with a name beside it."""
+    named = re.escape(role).replace(r"\ ", r"\s+")
+    short = r"(?:\s*\([^)]*\))?"  # "Data Protection Officer (DPO)"
+    patterns = (
+        rf"\b(?:is|are|was|were|becomes?|acts?\s+as|serves?\s+as|as)\s+"
+        rf"(?:the\s+|our\s+|its\s+|their\s+|an?\s+)?{named}\b",
+        rf"\b{named}{short}\s+(?:is|are|was)\s+(?:(?-i:[A-Z]\w+\s+[A-Z])|the\s+"
+        r"(?:[\w-]+\s+){0,2}?(?:engineer|officer|manager|lead|head|director|counsel|team)\b)",
+        rf"(?-i:\b[A-Z]\w+\s+[A-Z]\w+),\s+(?:the\s+|our\s+|its\s+)?{named}\b",
+    )
+    if any(re.search(pattern, sentence, re.IGNORECASE) for pattern in patterns):
+        return True
+    return any(re.fullmatch(named, label, re.IGNORECASE) for label in field_labels(sentence))
