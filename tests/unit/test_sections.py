@@ -7,6 +7,7 @@ import pytest
 from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.answering.sections import (
     document_asked,
+    document_named,
     names_the_document,
     section_asked,
     section_match,
@@ -262,3 +263,38 @@ def test_a_document_is_named_by_its_file_name_or_its_own_words(
     asked = document_asked(question)
     assert asked is not None
     assert names_the_document(asked, file_name, frozenset(content_terms(text))) == naming
+
+
+def test_a_document_asked_of_by_a_name_no_document_holds_is_not_stated() -> None:
+    # GIVEN the retention policy, one of whose sentences says "leave" in another sense
+    retention = titled(
+        "drp",
+        "data-retention-policy.pdf",
+        ("1. Purpose", "Keeping data too briefly can leave us unable to meet audit duties."),
+        ("2. Scope", "This policy covers all personal data the company processes."),
+    )
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN asked what a policy no document is says / THEN the documents do not state it
+    for question in (
+        "What is the company's parental leave policy?",
+        "What does the travel policy say about expenses?",
+    ):
+        assert answerer.select(question, evidence_for(question, retention)) == []
+    # AND a policy named by words its text holds is answered
+    question = "What is the company's data policy?"
+    assert answerer.select(question, evidence_for(question, retention))
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("What is the company's parental leave policy?", "parental leave policy"),
+        ("What does the travel policy say about expenses?", "travel policy"),
+        ("What is the incident response plan about?", "incident response plan"),
+        ("What is the retention policy for invoices?", None),  # asks of invoices
+        ("What does the legal hold section say?", None),  # a section, not a document
+    ],
+)
+def test_a_question_names_the_document_it_asks_of(question: str, named: str | None) -> None:
+    asked = document_named(question)
+    assert (asked.named if asked else None) == (heading_terms(named) if named else None)

@@ -43,6 +43,7 @@ from certiq.answering.sections import (
     answers_first,
     choose_document,
     document_asked,
+    document_named,
     opens_the_document,
     section_asked,
     section_match,
@@ -196,6 +197,10 @@ class ExtractiveAnswerer:
         "who" question is answered by sentences naming someone when any does, and only by them
         when it asks who does something (certiq.answering.answer_types). None: abstain.
         """
+        if _names_an_absent_document(question, evidence):
+            # "What is the company's parental leave policy?": no document at hand is it, and
+            # "Keeping it for too short a time can leave us unable ..." says nothing of it.
+            return []
         listed = _section_answering(question, evidence) or _document_answering(question, evidence)
         if listed:
             return [_drafted(span) for span in listed]
@@ -535,12 +540,7 @@ def _document_answering(question: str, evidence: Sequence[EvidenceSpan]) -> list
     if asked is None or not evidence:
         return []
     # The same choice as span selection's, on the same scores (certiq.retrieval.spans).
-    documents: dict[str, tuple[str, set[str], float]] = {}
-    for span in evidence:
-        file_name, terms, best = documents.get(span.doc_id, (span.file_name, set(), -1.0))
-        terms.update(content_terms(span.text))
-        documents[span.doc_id] = (file_name, terms, max(best, span.score))
-    chosen = choose_document(asked, documents)
+    chosen = choose_document(asked, _documents_of(evidence))
     if chosen is None:
         return []
     spans = [
@@ -562,6 +562,31 @@ def _document_answering(question: str, evidence: Sequence[EvidenceSpan]) -> list
             span for span in in_order if span.chunk_ordinal == 0 and span.section == first.section
         ]
     return opening[:_PURPOSE_STATEMENTS]
+
+
+def _documents_of(
+    evidence: Sequence[EvidenceSpan],
+) -> dict[str, tuple[str, set[str], float]]:
+    """Each document the evidence is from: its file name, the terms of its sentences here and
+    its best score, as certiq.answering.sections.choose_document reads them."""
+    documents: dict[str, tuple[str, set[str], float]] = {}
+    for span in evidence:
+        file_name, terms, best = documents.get(span.doc_id, (span.file_name, set(), -1.0))
+        terms.update(content_terms(span.text))
+        documents[span.doc_id] = (file_name, terms, max(best, span.score))
+    return documents
+
+
+def _names_an_absent_document(question: str, evidence: Sequence[EvidenceSpan]) -> bool:
+    """The question asks of a document by a name that neither the file name nor the words of
+    any document the evidence is from hold ("the parental leave policy", "the travel
+    policy")."""
+    named = document_named(question)
+    return (
+        named is not None
+        and bool(evidence)
+        and choose_document(named, _documents_of(evidence)) is None
+    )
 
 
 def _may_answer(span: EvidenceSpan) -> bool:

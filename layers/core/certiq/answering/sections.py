@@ -139,6 +139,41 @@ def document_asked(question: str) -> DocumentAsked | None:
     return None
 
 
+# "What is the company's parental leave policy?", "What does the travel policy say about
+# expenses?": a document asked of by its name, whatever is asked of it. When no document at
+# hand is the one named, the documents do not state what it says.
+_ASKS_OF_A_DOCUMENT: Final = (
+    re.compile(
+        r"^what\s+(?:is|are)\s+(?:the|our|your|its|their)\s+(?:[\w-]+['\u2019]s\s+)?"
+        r"(?P<named>[^?]*?\b(?:policy|policies|plan|agreement|contract|handbook|procedure|"
+        r"guidelines|manual))\s*\??$",
+        re.I,
+    ),
+    re.compile(
+        r"^what\s+(?:does|do)\s+(?:the|our|your|its|their)\s+(?:[\w-]+['\u2019]s\s+)?"
+        r"(?P<named>[^?]+?)\s+say(?:\s+about\s+[^?]+)?\s*\??$",
+        re.I,
+    ),
+)
+
+
+def document_named(question: str) -> DocumentAsked | None:
+    """The document a question asks of by name: what it is about or covers (document_asked),
+    or what it says or is ("What is the company's parental leave policy?": parental, leave,
+    policy); None when it names no document."""
+    asked = document_asked(question)
+    if asked is not None:
+        return asked
+    for pattern in _ASKS_OF_A_DOCUMENT:
+        match = pattern.match(question.strip())
+        if match is None:
+            continue
+        named = heading_terms(match.group("named"))
+        if named & _DOCUMENT_WORDS:
+            return DocumentAsked(named, _PURPOSE_HEADINGS)
+    return None
+
+
 def names_the_document(
     asked: DocumentAsked, file_name: str, terms: AbstractSet[str]
 ) -> tuple[int, int] | None:
