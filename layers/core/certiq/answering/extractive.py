@@ -32,7 +32,6 @@ from certiq.answering.answer_types import (
     tells_what_follows,
     topic,
 )
-from certiq.answering.identities import identifies, role_asked
 from certiq.answering.permissions import (
     activity_asked,
     activity_done,
@@ -48,6 +47,7 @@ from certiq.answering.sections import (
     section_asked,
     section_match,
 )
+from certiq.answering.who import does_it, identifies, role_asked
 from certiq.config import AnswerSettings
 from certiq.models import ConversationTurn, DraftQuote, DraftSentence, EvidenceSpan
 from certiq.ports import ChatDraft
@@ -237,6 +237,13 @@ class ExtractiveAnswerer:
             role = role_asked(question)
             if role is not None:
                 statements = [item for item in statements if identifies(role, item[0].text)]
+            action = action_asked(question)
+            if action is not None:
+                # Someone doing it before the thing or the title: "... reviewed by the CISO"
+                # before "The review records ..." for who reviews the plan.
+                statements = [
+                    item for item in statements if does_it(action, item[0].text)
+                ] or statements
             done_to = acted_on(question)
             if done_to:
                 statements = [

@@ -1,11 +1,16 @@
-"""Questions asking who holds a role: "Who is the Data Protection Officer?", "Who is the
-Incident Commander before the CISO takes over?".
+"""Who questions: who holds a role, and who does something.
 
-They ask for someone other than the role: a sentence about what the Data Protection Officer
-does ("The Data Protection Officer (DPO) owns this policy ...") does not say who it is. The
-answer names the role as what someone is ("The on-call security engineer is the Incident
-Commander ..."), labels it as a field ("Owner: Chief Information Security Officer."), or puts a
-name beside it ("Jane Smith, our Data Protection Officer, ..."; "The DPO is Jane Smith.").
+"Who is the Data Protection Officer?" asks for someone other than the role: a sentence about
+what the Data Protection Officer does ("The Data Protection Officer (DPO) owns this policy ...")
+does not say who it is. The answer names the role as what someone is ("The on-call security
+engineer is the Incident Commander ..."), labels it as a field ("Owner: Chief Information
+Security Officer."), or puts a name beside it ("Jane Smith, our Data Protection Officer, ...";
+"The DPO is Jane Smith.").
+
+"Who reviews the incident response plan?" is answered by a sentence in which someone reviews it
+("... reviewed by the CISO at least once a year"), before one in which the action is a thing
+("The review records the root cause ...") or part of a title ("The Communications Lead drafts
+..." for who leads the response).
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from certiq.answering.answer_types import names_someone
+from certiq.answering.answer_types import names_someone, names_the_action
+from certiq.text import content_terms, written_words
 from certiq.trust.claims import field_labels
 
 # "Who is the X ...?": the role, up to a word that qualifies it ("before", "of", "for").
@@ -51,3 +57,23 @@ def identifies(role: str, sentence: str) -> bool:
     if any(re.search(pattern, sentence, re.IGNORECASE) for pattern in patterns):
         return True
     return any(re.fullmatch(named, label, re.IGNORECASE) for label in field_labels(sentence))
+
+
+_DETERMINERS: Final = frozenset(
+    "the a an this that these those each every any no its our their".split()
+)
+
+
+def does_it(action: str, sentence: str) -> bool:
+    """The sentence names the action as something done (a verb, or its noun after "by" or in a
+    passive), not as a thing after a determiner ("The review records ...") nor as a word of a
+    title ("The Communications Lead ...", capitalised after the sentence's first word)."""
+    written = written_words(sentence)
+    for index, word in enumerate(written):
+        if not names_the_action(action, content_terms(word)):
+            continue
+        before = written[index - 1].lower() if index else ""
+        titled = index > 0 and word[:1].isupper()
+        if before not in _DETERMINERS and not titled:
+            return True
+    return False

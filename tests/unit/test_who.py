@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from certiq.answering.extractive import ExtractiveAnswerer
-from certiq.answering.identities import identifies, role_asked
+from certiq.answering.who import does_it, identifies, role_asked
 from certiq.config import AnswerSettings
 from tests.unit.test_answering import scored
 
@@ -59,3 +59,32 @@ def test_asked_who_holds_a_role_what_the_role_does_is_no_answer() -> None:
     assert answerer.select("Who is the Data Protection Officer?", evidence) == []
     # AND asked what the DPO does, they answer
     assert answerer.select("What does the Data Protection Officer decide?", evidence)
+
+
+@pytest.mark.parametrize(
+    ("action", "sentence", "done"),
+    [
+        ("review", "The plan is reviewed by the CISO at least once a year.", True),
+        ("review", "The review records the root cause and the timeline.", False),  # a thing
+        ("lead", "The Incident Commander leads the response.", True),
+        ("lead", "The Communications Lead drafts all public statements.", False),  # a title
+    ],
+)
+def test_a_sentence_does_the_action_only_as_something_done(
+    action: str, sentence: str, done: bool
+) -> None:
+    assert does_it(action, sentence) is done
+
+
+def test_asked_who_does_something_the_sentence_where_someone_does_it_comes_first() -> None:
+    # GIVEN a sentence where the review is a thing, scored first, and one where the CISO reviews
+    evidence = scored(
+        ("The review records the root cause, the timeline and each action's owner.", 0.8),
+        ("This plan is tested twice a year and reviewed by the CISO once a year.", 0.6),
+        file_name="incident-response-plan.pdf",
+    )
+    # WHEN asked who reviews the plan / THEN the CISO's sentence answers, alone
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "Who reviews the incident response plan?", evidence
+    )
+    assert [s.text for s in draft] == [evidence[1].text]
