@@ -117,6 +117,12 @@ def test_a_sentence_can_answer_only_with_the_kind_of_answer_asked_for(
         # the verb that asks for the duration is not what the answer is about
         ("Is there a limit on how long exceptions last?", "exceptions"),
         ("How long does a restore take?", "does a restore"),
+        # nor is taking it, or a light verb after it: the answer is about the records
+        ("How long does it take to get my records?", "my records"),
+        (
+            "How long will it take for a SEV1 page to be acknowledged?",
+            "a SEV1 page to be acknowledged",
+        ),
         # nor is a word naming the quantity: the answer is about passwords
         ("What is the minimum password length?", "password"),
         ("What is the maximum number of login attempts?", "of login attempts"),

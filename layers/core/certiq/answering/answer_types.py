@@ -588,8 +588,17 @@ def topic(question: str) -> str:
     # answer is about exceptions ("valid for at most 12 months") and need not say "last". So do
     # attribute words: "What is the minimum password length?" is about passwords ("at least 14
     # characters long").
-    rest = _QUANTITY_ATTRIBUTE.sub(" ", _DURATION_VERB.sub("", rest))
+    rest = _QUANTITY_ATTRIBUTE.sub(" ", _DURATION_VERB.sub("", _IT_TAKES.sub(" ", rest)))
     return rest if rest.strip() else question
+
+
+# "How long does it take to get my records?" is about the records ("... will respond to your
+# request for inspection of records within 10 days"), not about taking or getting.
+_IT_TAKES: Final = re.compile(
+    r"^\s*(?:does|do|did|will|would|should|can|could)\s+it\s+(?:usually\s+)?take\s+"
+    r"(?:(?:me|us|you|them|him|her)\s+)?(?:to|for)\s+(?:(?:get|have|be)\s+)?",
+    re.IGNORECASE,
+)
 
 
 def can_answer(question: str, sentence: str) -> bool:
