@@ -408,6 +408,8 @@ def test_the_document_a_question_names_is_read_as_its_terms_and_kind(
         ("Can I work from abroad?", ("work", set())),
         ("Is working from abroad allowed?", ("work", set())),
         ("Does the policy allow bringing pets to the office?", ("bring", {"pet"})),
+        # Asking someone to do it asks whether it may be done
+        ("Can I ask the company to delete my data?", ("delet", {"data"})),
         # A light verb says nothing of what is done; a question asking no permission has none,
         # nor one asking what the company can do
         ("Am I allowed to make changes in my account data?", None),

@@ -64,6 +64,10 @@ _PERMITTED_ACTIVITY: Final = (
 _ENDS_THE_OBJECT: Final = re.compile(
     r"\b(?:on|for|from|to|in|into|at|with|via|by|during|while|when|if|and|or|without)\b", re.I
 )
+# Asking someone to do something: what is asked may be done is what they would do.
+_ASKING_SOMEONE_TO: Final = re.compile(
+    r"\b(?:ask|request|tell|get)\s+(?:you|us|them|someone|the\s+\w+)\s+to\s+", re.IGNORECASE
+)
 # Verbs too light to say what is done ("make changes", "have a choice").
 _LIGHT_VERBS: Final = frozenset(content_terms("make have get do take give be go keep let put see"))
 
@@ -74,6 +78,8 @@ def activity_done(question: str) -> tuple[str, frozenset[str]] | None:
     None when it is not such a question or the verb is a light one."""
     if not activity_asked(question):
         return None
+    # "Can I ask you to restrict how my information is used?" asks whether it may be restricted.
+    question = _ASKING_SOMEONE_TO.sub(" ", question)
     found = next(filter(None, (pattern.search(question) for pattern in _PERMITTED_ACTIVITY)), None)
     verb = content_terms(found.group(1)) if found else []
     if found is None or not verb or verb[0] in _LIGHT_VERBS:
