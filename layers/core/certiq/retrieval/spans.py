@@ -21,6 +21,11 @@ when no sentence scores ``min_relevance``). A sentence whose hand-set score is b
 ``span_threshold`` is dropped either way. The best ``max_spans`` are kept, each with
 its page, boxes and offsets in its chunk, which is what the answer step cites, and its cosine
 as ``similarity`` (the offline answerer does not answer with a sentence far from the question).
+
+Two kinds of question keep more than the best ``max_spans``, whatever their sentences score:
+asked what a section says or lists, every sentence of that section (up to
+``max_section_spans``); asked what a document is about, for or covers, its purpose, scope or
+abstract, or else its opening sentences (certiq.answering.sections).
 """
 
 from __future__ import annotations
@@ -199,19 +204,7 @@ def best_spans(
         for score, kept, candidate, similarity in everything
         if score > 0 and kept >= settings.span_threshold
     ][:max_spans]
-    # Asked what a section says or lists, all of it is evidence, whatever each sentence scores:
-    # "SEV3: a contained issue ..." answers "What are the severity levels?" without its words.
-    asked = section_asked(question)
-    if asked is not None:
-        taken = {id(candidate) for _, candidate, _ in scored}
-        named = [
-            (score, candidate, similarity)
-            for score, _, candidate, similarity in everything
-            if section_match(asked, _sentence(candidate).section) > 0
-        ]
-        in_section = sum(id(candidate) in taken for _, candidate, _ in named)
-        room = max(settings.max_section_spans - in_section, 0)
-        scored += [item for item in named if id(item[1]) not in taken][:room]
+    scored += _listed_section(question, everything, scored, settings)
     scored += _document_opening(question, everything, scored, settings)
     return [
         sentence_span(
@@ -219,6 +212,29 @@ def best_spans(
         )
         for score, candidate, similarity in scored
     ]
+
+
+def _listed_section(
+    question: str,
+    everything: Sequence[tuple[float, float, _Candidate, float | None]],
+    scored: Sequence[tuple[float, _Candidate, float | None]],
+    settings: RetrievalSettings,
+) -> list[tuple[float, _Candidate, float | None]]:
+    """Asked what a section says or lists, all of it is evidence, beyond the best sentences
+    already ``scored`` and whatever each scores: "SEV3: a contained issue ..." answers "What
+    are the severity levels?" without its words."""
+    asked = section_asked(question)
+    if asked is None:
+        return []
+    taken = {id(candidate) for _, candidate, _ in scored}
+    named = [
+        (score, candidate, similarity)
+        for score, _, candidate, similarity in everything
+        if section_match(asked, _sentence(candidate).section) > 0
+    ]
+    in_section = sum(id(candidate) in taken for _, candidate, _ in named)
+    room = max(settings.max_section_spans - in_section, 0)
+    return [item for item in named if id(item[1]) not in taken][:room]
 
 
 def _document_opening(
