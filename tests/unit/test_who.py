@@ -5,8 +5,15 @@ from __future__ import annotations
 import pytest
 
 from certiq.answering.extractive import ExtractiveAnswerer
-from certiq.answering.who import does_it, identifies, role_asked
+from certiq.answering.who import (
+    acted_on,
+    does_it,
+    identifies,
+    names_what_is_acted_on,
+    role_asked,
+)
 from certiq.config import AnswerSettings
+from certiq.text import content_terms
 from tests.unit.test_answering import scored
 
 
@@ -88,3 +95,26 @@ def test_asked_who_does_something_the_sentence_where_someone_does_it_comes_first
         "Who reviews the incident response plan?", evidence
     )
     assert [s.text for s in draft] == [evidence[1].text]
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("Who must approve access to production systems?", "access production systems"),
+        ("Who audits the supplier's security?", "supplier security"),
+        ("Who can access the user's data?", ""),  # anyone's data, in any words
+        ("Who receives my information from this website?", ""),  # the site is the document's
+        ("Who is responsible for backups?", ""),  # a role, not an action
+        ("How long are backups kept?", ""),
+    ],
+)
+def test_what_a_who_question_asks_is_acted_on(question: str, named: str) -> None:
+    assert acted_on(question) == frozenset(content_terms(named))
+
+
+def test_a_request_to_depart_from_a_policy_is_an_exception_to_it() -> None:
+    # GIVEN what a who-question says is acted on: requests to keep data longer
+    done_to = acted_on("Who approves requests to keep data longer?")
+    # THEN a sentence on approving exceptions names it, one on approving access does not
+    assert names_what_is_acted_on(done_to, set(content_terms("approves exceptions")))
+    assert not names_what_is_acted_on(done_to, set(content_terms("approves access")))

@@ -171,7 +171,7 @@ _ASKS_WHO: Final = re.compile(r"\b(?:who|whom|whose)\b", re.IGNORECASE)
 # An adverb before a verb ("Who must promptly report ...?"), not a verb in -ly: "apply",
 # "comply", "reply", "rely", "supply" are what is done.
 ADVERB: Final = r"(?:(?!(?:apply|comply|imply|multiply|reply|rely|supply)\b)\w+ly\s+)?"
-_WHO_ACTS: Final = re.compile(
+WHO_ACTS: Final = re.compile(
     r"^\W*who\s+(?:(?:must|should|can|could|may|might|will|would|shall|does|do|did)\s+)?"
     rf"(?:(?:is|are|was|were|be)\s+)?{ADVERB}([a-z]+)\b",
     re.IGNORECASE,
@@ -414,7 +414,7 @@ def asks_who(question: str) -> bool:
 def action_asked(question: str) -> str | None:
     """The stem of what a "who" question asks the doer of ("Who must approve access ...?":
     approv), or None: not such a question, or it asks for a role ("Who is responsible ...?")."""
-    found = _WHO_ACTS.search(question)
+    found = WHO_ACTS.search(question)
     if found is None:
         return None
     verb = found.group(1)
@@ -423,29 +423,6 @@ def action_asked(question: str) -> str | None:
         return None
     terms = content_terms(verb)
     return terms[0] if terms else None
-
-
-# Words naming whose or what data in any words a policy may use ("the user's data" is
-# "customer information" there), and the organisation whose document it is ("this website"):
-# they do not tell one object of an action from another.
-_ANY_DATA: Final = frozenset(
-    content_terms(
-        "data information info personal user customer person people individual website site "
-        "company app service platform organisation organization"
-    )
-)
-_POSSESSIVE: Final = re.compile(r"(?<=\w)['\u2019]s?\b")
-
-
-def acted_on(question: str) -> frozenset[str]:
-    """The terms of what a "who" question asks is acted on ("Who must approve access to
-    production systems?": access, production, system), empty when it names nothing after the
-    verb but someone's data ("Who can access the user's data?"), or is not such a question."""
-    found = _WHO_ACTS.search(question)
-    if found is None or action_asked(question) is None:
-        return frozenset()
-    after = _POSSESSIVE.sub("", question[found.end(1) :])  # "the user's data": user, data
-    return frozenset(content_terms(after)) - _ANY_DATA
 
 
 def does_the_action(action: str, sentence: str) -> bool:
@@ -457,8 +434,14 @@ def does_the_action(action: str, sentence: str) -> bool:
 def names_the_action(action: str, terms: Iterable[str]) -> bool:
     """The terms name the action, as does_the_action reads a sentence."""
     prefix = action[:_ACTION_PREFIX]
-    prefixes = {prefix}.union(*(group for group in _ALIKE_ACTIONS if prefix in group))
-    return any(term.startswith(tuple(prefixes)) for term in terms)
+    prefixes = tuple({prefix}.union(*(group for group in _ALIKE_ACTIONS if prefix in group)))
+    return any(term.startswith(prefixes) and term not in _NOT_ACTIONS for term in terms)
+
+
+# Words that begin as an action does but name no doing of it: an authority authorises
+# nothing by being named ("... notify customers and regulators" is no sign-off), nor does
+# information inform.
+_NOT_ACTIONS: Final = frozenset(content_terms("authority information significant"))
 
 
 def names_someone(sentence: str) -> bool:

@@ -13,7 +13,6 @@ from typing import Final
 
 from certiq.answering.answer_types import (
     about_another,
-    acted_on,
     action_asked,
     answers_when,
     answers_where,
@@ -47,7 +46,13 @@ from certiq.answering.sections import (
     section_asked,
     section_match,
 )
-from certiq.answering.who import does_it, identifies, role_asked
+from certiq.answering.who import (
+    acted_on,
+    does_it,
+    identifies,
+    names_what_is_acted_on,
+    role_asked,
+)
 from certiq.config import AnswerSettings
 from certiq.models import ConversationTurn, DraftQuote, DraftSentence, EvidenceSpan
 from certiq.ports import ChatDraft
@@ -249,10 +254,11 @@ class ExtractiveAnswerer:
                 statements = [
                     (span, terms)
                     for span, terms in statements
-                    if not done_to.isdisjoint(
+                    if names_what_is_acted_on(
+                        done_to,
                         terms
                         | file_name_terms(span.file_name)
-                        | (heading_terms(span.section) if span.section else frozenset())
+                        | (heading_terms(span.section) if span.section else frozenset()),
                     )
                 ]
         method = method_asked(question)

@@ -16,9 +16,10 @@ Security Officer."), or puts a name beside it ("Jane Smith, our Data Protection 
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from typing import Final
 
-from certiq.answering.answer_types import names_someone, names_the_action
+from certiq.answering.answer_types import WHO_ACTS, action_asked, names_someone, names_the_action
 from certiq.text import content_terms, written_words
 from certiq.trust.claims import field_labels
 
@@ -77,3 +78,40 @@ def does_it(action: str, sentence: str) -> bool:
         if before not in _DETERMINERS and not titled:
             return True
     return False
+
+
+# Words naming whose or what data in any words a policy may use ("the user's data" is
+# "customer information" there), and the organisation whose document it is ("this website"):
+# they do not tell one object of an action from another.
+_ANY_DATA: Final = frozenset(
+    content_terms(
+        "data information info personal user customer person people individual website site "
+        "company app service platform organisation organization"
+    )
+)
+_POSSESSIVE: Final = re.compile(r"(?<=\w)['\u2019]s?\b")
+
+
+def acted_on(question: str) -> frozenset[str]:
+    """The terms of what a "who" question asks is acted on ("Who must approve access to
+    production systems?": access, production, system), empty when it names nothing after the
+    verb but someone's data ("Who can access the user's data?"), or is not such a question."""
+    found = WHO_ACTS.search(question)
+    if found is None or action_asked(question) is None:
+        return frozenset()
+    after = _POSSESSIVE.sub("", question[found.end(1) :])  # "the user's data": user, data
+    return frozenset(content_terms(after)) - _ANY_DATA
+
+
+# What policies call a request to depart from them: "Who approves requests to keep data
+# longer?" is answered by "The Data Protection Officer (DPO) ... approves exceptions ...".
+_REQUESTS: Final = frozenset(content_terms("request requests"))
+_EXCEPTIONS: Final = frozenset(content_terms("exception exceptions waiver waivers"))
+
+
+def names_what_is_acted_on(done_to: frozenset[str], terms: AbstractSet[str]) -> bool:
+    """A sentence of these terms names what the question says is acted on: one of its words,
+    or an exception where the question speaks of a request."""
+    return not done_to.isdisjoint(terms) or (
+        not done_to.isdisjoint(_REQUESTS) and not _EXCEPTIONS.isdisjoint(terms)
+    )
