@@ -86,6 +86,11 @@ from certiq.text import content_terms
         ("When did the plan take effect?", "The plan takes effect once approved.", False),
         ("When was the agreement signed?", "Signed on 15 January 2024.", True),
         ("When was the agreement signed?", "This agreement runs for 3 years.", False),
+        # a word beginning as a month does, or the modal "may", states no date
+        ("When was the policy reviewed?", "Employees may use devices for work.", False),
+        ("When was the breach declared?", "The DPO decides on marketing to separate lists.", False),
+        ("When was the policy reviewed?", "It was last reviewed in May 2023.", True),
+        ("When was the policy reviewed?", "It was reviewed on 3 Sept. 2023.", True),
         # "what time" asks for a time of day
         ("What time do deletion jobs start?", "Deletion jobs start at 02:00 UTC.", True),
         ("What time do deletion jobs start?", "Deletion jobs run every night.", False),

@@ -72,7 +72,11 @@ _DATE: Final = re.compile(
 # A date: a year, a numeric date, a month or a weekday ("runs for 3 years" states none).
 _DATE_WORDS: Final = re.compile(
     r"\b(?:1[89]|20)\d\d\b|\b\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b"
-    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b"
+    # A month by its name or abbreviation, whole: "decided", "marketing" and "separate" begin
+    # as months do, and "may" is a month only as "May" or beside a day ("7 may").
+    r"|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|"
+    r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?"
+    r"|(?-i:\bMay\b)|\b\d{1,2}(?:st|nd|rd|th)?\s+may\b|\bmay\s+\d{1,2}\b"
     r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b",
     re.IGNORECASE,
 )
