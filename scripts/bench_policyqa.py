@@ -189,6 +189,19 @@ def summary(outcomes: list[Outcome]) -> dict[str, float]:
     }
 
 
+def bench_settings(home: Path, scorer: str = "weighted") -> Settings:
+    """The settings every question is asked with: a data directory of its own, reuse off (each
+    question is answered afresh) and the span scorer chosen."""
+    settings = Settings()
+    return settings.model_copy(
+        update={
+            "home": home,
+            "reuse": settings.reuse.model_copy(update={"enabled": False}),
+            "retrieval": settings.retrieval.model_copy(update={"span_scorer": scorer}),
+        }
+    )
+
+
 def held_out_scorers(folds: Path) -> dict[str, CrossEncoderRelevance]:
     """Each policy's relevance model: the fold model that was not trained on it."""
     assignment = folds / "policies.json"
@@ -231,14 +244,7 @@ def main() -> None:
             for q in rng.sample(group, min(args.per_policy, len(group)))
         ]
     with tempfile.TemporaryDirectory() as home:
-        settings = Settings()
-        settings = settings.model_copy(
-            update={
-                "home": Path(home),
-                "reuse": settings.reuse.model_copy(update={"enabled": False}),
-                "retrieval": settings.retrieval.model_copy(update={"span_scorer": args.scorer}),
-            }
-        )
+        settings = bench_settings(Path(home), args.scorer)
         deps = build_deps(settings)
         ingest_policies(policies, deps, scanned=args.scanned)
         outcomes = []

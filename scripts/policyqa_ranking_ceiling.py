@@ -20,6 +20,7 @@ from pathlib import Path
 
 from bench_policyqa import (
     POLICYQA,
+    bench_settings,
     collection_name,
     ingest_policies,
     normalised,
@@ -28,7 +29,6 @@ from bench_policyqa import (
 )
 
 from certiq.bootstrap import build_deps
-from certiq.config import Settings
 from certiq.retrieval.search import hybrid_search
 from certiq.retrieval.spans import select_spans
 
@@ -41,13 +41,7 @@ def main() -> None:
     questions = questions_of(policies)
     counts: Counter[str] = Counter()
     with tempfile.TemporaryDirectory() as home:
-        settings = Settings()
-        settings = settings.model_copy(
-            update={
-                "home": Path(home),
-                "reuse": settings.reuse.model_copy(update={"enabled": False}),
-            }
-        )
+        settings = bench_settings(Path(home))
         deps = build_deps(settings)
         ingest_policies(policies, deps)
         retrieval = settings.retrieval

@@ -82,6 +82,12 @@ class _Candidate:
     terms: list[str]
 
 
+# A candidate with its score, hand-set score and cosine (every candidate, best first), and one
+# kept as evidence with its score and cosine.
+Ranked = tuple[float, float, _Candidate, float | None]
+Kept = tuple[float, _Candidate, float | None]
+
+
 @dataclass(frozen=True)
 class Candidates:
     """What relevance is judged on, one row per candidate sentence."""
@@ -216,10 +222,10 @@ def best_spans(
 
 def _listed_section(
     question: str,
-    everything: Sequence[tuple[float, float, _Candidate, float | None]],
-    scored: Sequence[tuple[float, _Candidate, float | None]],
+    everything: Sequence[Ranked],
+    scored: Sequence[Kept],
     settings: RetrievalSettings,
-) -> list[tuple[float, _Candidate, float | None]]:
+) -> list[Kept]:
     """Asked what a section says or lists, all of it is evidence, beyond the best sentences
     already ``scored`` and whatever each scores: "SEV3: a contained issue ..." answers "What
     are the severity levels?" without its words."""
@@ -239,10 +245,10 @@ def _listed_section(
 
 def _document_opening(
     question: str,
-    everything: Sequence[tuple[float, float, _Candidate, float | None]],
-    scored: Sequence[tuple[float, _Candidate, float | None]],
+    everything: Sequence[Ranked],
+    scored: Sequence[Kept],
     settings: RetrievalSettings,
-) -> list[tuple[float, _Candidate, float | None]]:
+) -> list[Kept]:
     """Asked what a document is for, what it says of itself is evidence, beyond the best
     sentences already ``scored``: its purpose, scope or abstract, or, when it has none, its
     opening sentences. The document is the one the question names, or, named only as "this
