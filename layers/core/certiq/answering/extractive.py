@@ -8,7 +8,7 @@ ignores the conversation's earlier turns and calls nothing, so it costs no token
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 from certiq.answering.answer_types import (
@@ -553,7 +553,7 @@ def _document_answering(question: str, evidence: Sequence[EvidenceSpan]) -> list
     if asked is None or not evidence:
         return []
     # The same choice as span selection's, on the same scores (certiq.retrieval.spans).
-    chosen = choose_document(asked, _documents_of(evidence))
+    chosen = choose_document(asked, _sentences_of(evidence))
     if chosen is None:
         return []
     spans = [
@@ -577,17 +577,12 @@ def _document_answering(question: str, evidence: Sequence[EvidenceSpan]) -> list
     return opening[:_PURPOSE_STATEMENTS]
 
 
-def _documents_of(
+def _sentences_of(
     evidence: Sequence[EvidenceSpan],
-) -> dict[str, tuple[str, set[str], float]]:
-    """Each document the evidence is from: its file name, the terms of its sentences here and
-    its best score, as certiq.answering.sections.choose_document reads them."""
-    documents: dict[str, tuple[str, set[str], float]] = {}
-    for span in evidence:
-        file_name, terms, best = documents.get(span.doc_id, (span.file_name, set(), -1.0))
-        terms.update(content_terms(span.text))
-        documents[span.doc_id] = (file_name, terms, max(best, span.score))
-    return documents
+) -> Iterator[tuple[str, str, list[str], float]]:
+    """Each evidence sentence as certiq.answering.sections.choose_document reads it: its
+    document's id and file name, its terms and its score."""
+    return ((s.doc_id, s.file_name, content_terms(s.text), s.score) for s in evidence)
 
 
 def _names_an_absent_document(question: str, evidence: Sequence[EvidenceSpan]) -> bool:
@@ -598,7 +593,7 @@ def _names_an_absent_document(question: str, evidence: Sequence[EvidenceSpan]) -
     return (
         named is not None
         and bool(evidence)
-        and choose_document(named, _documents_of(evidence)) is None
+        and choose_document(named, _sentences_of(evidence)) is None
     )
 
 

@@ -11,7 +11,7 @@ responsibilities"); other questions are answered sentence by sentence as before.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Final
@@ -125,17 +125,23 @@ def document_asked(question: str) -> DocumentAsked | None:
     "response", "plan" of "What is the incident response plan about?", answered first under a
     purpose heading), or None: the question asks something else ("What is the purpose of the
     legal hold?" names no document)."""
-    for patterns, headings in (
-        (_ASKS_WHAT_A_DOCUMENT_COVERS, _SCOPE_HEADINGS),
-        (_ASKS_WHAT_A_DOCUMENT_IS_FOR, _PURPOSE_HEADINGS),
-    ):
-        for pattern in patterns:
-            match = pattern.match(question.strip())
-            if match is None:
-                continue
-            named = heading_terms(match.group("named"))
-            if named & _DOCUMENT_WORDS:
-                return DocumentAsked(named, headings)
+    return _document_in(question, _ASKS_WHAT_A_DOCUMENT_COVERS, _SCOPE_HEADINGS) or _document_in(
+        question, _ASKS_WHAT_A_DOCUMENT_IS_FOR, _PURPOSE_HEADINGS
+    )
+
+
+def _document_in(
+    question: str, patterns: Sequence[re.Pattern[str]], headings: frozenset[str]
+) -> DocumentAsked | None:
+    """The document the first of ``patterns`` to match names, when its words include one
+    saying it is a document."""
+    for pattern in patterns:
+        match = pattern.match(question.strip())
+        if match is None:
+            continue
+        named = heading_terms(match.group("named"))
+        if named & _DOCUMENT_WORDS:
+            return DocumentAsked(named, headings)
     return None
 
 
@@ -161,17 +167,9 @@ def document_named(question: str) -> DocumentAsked | None:
     """The document a question asks of by name: what it is about or covers (document_asked),
     or what it says or is ("What is the company's parental leave policy?": parental, leave,
     policy); None when it names no document."""
-    asked = document_asked(question)
-    if asked is not None:
-        return asked
-    for pattern in _ASKS_OF_A_DOCUMENT:
-        match = pattern.match(question.strip())
-        if match is None:
-            continue
-        named = heading_terms(match.group("named"))
-        if named & _DOCUMENT_WORDS:
-            return DocumentAsked(named, _PURPOSE_HEADINGS)
-    return None
+    return document_asked(question) or _document_in(
+        question, _ASKS_OF_A_DOCUMENT, _PURPOSE_HEADINGS
+    )
 
 
 def names_the_document(
@@ -192,11 +190,16 @@ def names_the_document(
 
 
 def choose_document(
-    asked: DocumentAsked, documents: Mapping[str, tuple[str, AbstractSet[str], float]]
+    asked: DocumentAsked, sentences: Iterable[tuple[str, str, Iterable[str], float]]
 ) -> str | None:
-    """The document asked of, among ``documents`` (id: file name, the terms of its text at
-    hand, its best evidence score): the one named best, then the one holding the best
-    evidence; None when none is the one asked of."""
+    """The document asked of, among those the ``sentences`` are from (each: its document's id
+    and file name, its terms, its score): the one named best, then the one holding the best
+    sentence; None when none is the one asked of."""
+    documents: dict[str, tuple[str, set[str], float]] = {}
+    for doc_id, file_name, terms, score in sentences:
+        _, held, best = documents.setdefault(doc_id, (file_name, set(), score))
+        held.update(terms)
+        documents[doc_id] = (file_name, held, max(best, score))
     named = {
         doc_id: (naming, best)
         for doc_id, (file_name, terms, best) in documents.items()

@@ -256,13 +256,13 @@ def _document_opening(
     document = document_asked(question)
     if document is None:
         return []
-    documents: dict[str, tuple[str, set[str], float]] = {}
-    for score, _, candidate, _ in everything:
-        chunk = candidate.hit.chunk
-        file_name, terms, best = documents.get(chunk.doc_id, (chunk.source.file_name, set(), -1.0))
-        terms.update(candidate.terms)
-        documents[chunk.doc_id] = (file_name, terms, max(best, score))
-    chosen = choose_document(document, documents)
+    chosen = choose_document(
+        document,
+        (
+            (c.hit.chunk.doc_id, c.hit.chunk.source.file_name, c.terms, score)
+            for score, _, c, _ in everything
+        ),
+    )
     if chosen is None:
         return []
     taken = {id(candidate) for _, candidate, _ in scored}
