@@ -711,6 +711,13 @@ def test_a_method_a_route_does_not_take_is_a_json_405_naming_the_allowed_ones(
     assert json.loads(data)["message"] == f"{method} is not allowed on {path}"
 
 
+def test_a_document_id_that_is_a_newline_is_not_found_not_a_405(api: Api) -> None:
+    # GIVEN an id a fuzzer sent: a newline, which "/v1/documents$" would match before
+    # WHEN it is deleted / THEN no document has it, as for any unknown id
+    status, headers, _ = api.fetch("DELETE", "/v1/documents/%0A")
+    assert status == 404 and headers["Content-Type"] == "application/json"
+
+
 def test_head_answers_where_get_does_and_options_lists_the_methods(api: Api) -> None:
     # WHEN a route is asked with HEAD / THEN GET's status and headers come back, without a body
     get_status, _, get_body = api.fetch("GET", "/v1/documents")

@@ -111,7 +111,9 @@ def api_wsgi(app: APIGatewayRestResolver, max_body_bytes: int) -> WsgiApp:
     routes = route_methods(app)
 
     def allowed(path: str) -> set[str]:
-        methods = {method for rule, method in routes if rule.match(path)}
+        # fullmatch: a rule ending in "$" would also take a path with a newline after it
+        # ("/v1/documents/%0A"), allowing methods no route of that path has.
+        methods = {method for rule, method in routes if rule.fullmatch(path)}
         if "GET" in methods:
             methods.add("HEAD")
         return methods | {"OPTIONS"} if methods else methods
