@@ -94,6 +94,11 @@ from certiq.text import content_terms
         # "what time" asks for a time of day
         ("What time do deletion jobs start?", "Deletion jobs start at 02:00 UTC.", True),
         ("What time do deletion jobs start?", "Deletion jobs run every night.", False),
+        # "for what time period" asks how long, in any words that state a duration
+        ("For what time period is my data kept?", "We keep it as long as necessary.", True),
+        ("For what time period is my data kept?", "We may store it indefinitely.", True),
+        ("For what period are logs kept?", "Logs are kept for 13 months.", True),
+        ("For what time period is my data kept?", "We keep data about your visits.", False),
         # "what is a X" asks for a definition, which need not repeat X's kind
         ("What is a SEV2 incident?", "SEV2: suspected breach, or degradation.", True),
         # a sentence naming another of what the question names is no answer
@@ -118,6 +123,7 @@ def test_a_sentence_can_answer_only_with_the_kind_of_answer_asked_for(
         ("What is the maximum fine for sharing passwords?", "fine for sharing passwords"),
         ("Hi, I am [NAME_1] ([EMAIL_1]): how long are backups kept?", "are backups kept"),
         ("Who approves a legal hold?", "Who approves a legal hold?"),
+        ("For what time period will you store my information?", "will you store my information"),
         # the verb that asks for the duration is not what the answer is about
         ("Is there a limit on how long exceptions last?", "exceptions"),
         ("How long does a restore take?", "does a restore"),

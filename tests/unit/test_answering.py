@@ -388,6 +388,27 @@ def test_asked_how_to_do_something_the_sentence_saying_how_it_is_done_answers() 
     assert [s.text for s in draft] == [evidence[1].text]
 
 
+def test_asked_how_to_do_something_a_sentence_doing_it_answers_however_far_its_cosine() -> None:
+    # GIVEN the sentence saying how to unsubscribe, far from the question in the embedder's
+    # judgement, and one sharing the question's "services", near it
+    evidence = [
+        span.model_copy(update={"similarity": similarity})
+        for span, similarity in zip(
+            scored(
+                ("We do not control the privacy practices of third-party services.", 0.5),
+                ("To unsubscribe from our newsletters, click on the link in any of them.", 0.4),
+            ),
+            (0.4, 0.15),
+            strict=True,
+        )
+    ]
+    answerer = ExtractiveAnswerer(AnswerSettings(min_similarity=0.3))
+    # WHEN asked how to opt out of the company's services
+    draft = answerer.select("How do I opt out of the company's services?", evidence)
+    # THEN the sentence saying how it is done answers, alone
+    assert [s.text for s in draft] == [evidence[1].text]
+
+
 def test_a_sentence_far_from_the_question_is_not_an_answer_though_it_shares_a_word() -> None:
     # GIVEN a question the documents do not answer, and a sentence sharing one of its words
     # whose cosine with the question is low (the embedder's judgement, as span selection gives it)

@@ -86,6 +86,19 @@ def test_a_contraction_of_a_stopword_is_no_content_term() -> None:
     assert content_terms("What's the deadline? It's whats left") == ["deadlin", "left"]
 
 
+def test_personal_information_is_personal_data() -> None:
+    asked = set(content_terms("How long will you keep my data?"))
+    assert asked <= set(content_terms("We keep personal information as long as necessary."))
+
+
+def test_a_hyphenated_compound_of_words_meets_the_same_words_written_apart() -> None:
+    # GIVEN questions writing apart what policies write with a hyphen, and the other way round
+    assert set(content_terms("third parties")) <= set(content_terms("third-party vendors"))
+    assert set(content_terms("an opt-out choice")) >= set(content_terms("to opt out of it"))
+    # AND words whose parts are no words of their own stay whole
+    assert content_terms("e-mail COVID-19 NIST 800-88") == ["e-mail", "covid-19", "nist", "800-88"]
+
+
 def test_a_leaked_or_compromised_password_is_an_exposed_one() -> None:
     assert stem("leaked") == stem("compromised") == stem("exposed")
 

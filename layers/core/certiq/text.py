@@ -124,6 +124,9 @@ _IRREGULAR = {
         # Unsubscribing is opting out: "How can I opt out of marketing emails?" is answered by
         # "To unsubscribe from our newsletters, click on the link ...".
         "opt": "unsubscribe unsubscribes unsubscribed unsubscribing",
+        # Personal data is personal information: "How long will you keep my data?" is answered
+        # by "We keep personal information as long as it is necessary ...".
+        "data": "information info",
     }.items()
     for form in forms.split()
 }
@@ -201,9 +204,28 @@ def _strip_suffix(word: str) -> str:
     return word
 
 
+# A compound of words joined by hyphens ("third-party", "opt-out"), each part two letters or
+# more: its parts are its terms, so that "Do you share my data with third parties?" meets
+# "third-party vendors" and "Do I have an opt-out choice?" meets "to opt out of ...". Not "e-mail",
+# "COVID-19" or "800-88", whose parts are no words of their own.
+_COMPOUND = re.compile(r"[^\W\d_]{2,}(?:-[^\W\d_]{2,})+")
+
+
+def _term_words(word: str) -> list[str]:
+    """The words a written word stands for as terms: itself, or the parts of a hyphenated
+    compound."""
+    return word.split("-") if _COMPOUND.fullmatch(word) else [word]
+
+
 def content_terms(text: str) -> list[str]:
     """Stemmed words that carry meaning: stopwords dropped, order and repeats kept."""
-    return [stem(word) for word in words(text) if word not in STOPWORDS]
+    return [
+        stem(part)
+        for word in words(text)
+        if word not in STOPWORDS
+        for part in _term_words(word)
+        if part not in STOPWORDS
+    ]
 
 
 @lru_cache(maxsize=1024)

@@ -37,6 +37,9 @@ _DURATION: Final = re.compile(
     r"\bhow (?:long|often|frequently|soon|quickly|fast)\b"
     r"|\bwhat(?:'s|’s|s| is| are| was| were) the (?=(?:[\w'-]+\s+){0,3}?"
     r"(?:period|periods|duration|timeframe|time limit|deadlines?)\b)"
+    # "For what time period will you store my information?" asks how long.
+    r"|\b(?:for|in|within) (?:what|which) (?:(?:time|length of time)\s+)?"
+    r"(?:period|duration|timeframe|length of time)\b"
     # "Which is longer, invoices or backups?": each one's duration is the answer.
     r"|\bwhich\s+(?:is|are|one is|lasts?)\s+(?:longer|shorter)\b",
     re.IGNORECASE,
@@ -82,7 +85,8 @@ _DATE_WORDS: Final = re.compile(
 )
 
 # "What time ...?" asks for a time of day: "every night" is how often, not when.
-_TIME_OF_DAY: Final = re.compile(r"\bwhat time\b", re.IGNORECASE)
+# Not "what time period", "what time frame": a duration.
+_TIME_OF_DAY: Final = re.compile(r"\bwhat time\b(?!\s*(?:period|frame|limit|span))", re.I)
 _CLOCK: Final = re.compile(
     r"\b\d{1,2}[:.]\d\d\b|\b\d{1,2}\s?(?:am|pm|a\.m\.|p\.m\.)|\b(?:midnight|noon|midday)\b",
     re.IGNORECASE,

@@ -216,7 +216,11 @@ class ExtractiveAnswerer:
             return []
         activity = activity_asked(question)
         other_documents = _other_documents(question, evidence)
-        # Each sentence with its content terms, computed once.
+        method = method_asked(question)
+        # Each sentence with its content terms, computed once. Asked how to do something, a
+        # sentence doing it is near enough whatever else it says: "To unsubscribe from our
+        # newsletters, click on the link ..." for "How do I opt out of the company's service?"
+        # (cosine 0.23).
         statements = [
             (span, terms)
             for span in evidence
@@ -224,7 +228,10 @@ class ExtractiveAnswerer:
             and can_answer(question, span.text)
             and span.doc_id not in other_documents
             and _not_another_field(span.text, query)
-            and self._close_enough(span, terms := set(content_terms(span.text)), query)
+            and (
+                method in (terms := set(content_terms(span.text)))
+                or self._close_enough(span, terms, query)
+            )
         ]
         if asks_who(question):
             # Who does it: a sentence naming no one is not the answer when another names someone,
@@ -261,7 +268,6 @@ class ExtractiveAnswerer:
                         | (heading_terms(span.section) if span.section else frozenset()),
                     )
                 ]
-        method = method_asked(question)
         if method is not None:
             # Asked how to do something, the sentences saying how it is done come first:
             # "To unsubscribe from our newsletters, click on the link ..." for how to opt out
