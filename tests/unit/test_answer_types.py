@@ -98,6 +98,8 @@ from certiq.text import content_terms
         ("For what time period is my data kept?", "We keep it as long as necessary.", True),
         ("For what time period is my data kept?", "We may store it indefinitely.", True),
         ("For what period are logs kept?", "Logs are kept for 13 months.", True),
+        ("Within what time frame is it confirmed?", "It is confirmed within 2 days.", True),
+        ("Within what time frame is it confirmed?", "It is confirmed by the owner.", False),
         ("For what time period is my data kept?", "We keep data about your visits.", False),
         # "what is a X" asks for a definition, which need not repeat X's kind
         ("What is a SEV2 incident?", "SEV2: suspected breach, or degradation.", True),

@@ -409,6 +409,33 @@ def test_asked_how_to_do_something_a_sentence_doing_it_answers_however_far_its_c
     assert [s.text for s in draft] == [evidence[1].text]
 
 
+def test_a_sentence_alone_holding_a_word_of_the_question_is_no_padding() -> None:
+    # GIVEN a rule on storing customer data, the rule on USB storage scored as high, and a
+    # retention period holding as much of the question as the first
+    evidence = scored(
+        ("Do not store customer data in personal cloud storage.", 0.60),
+        ("Removable USB storage is blocked on all company laptops.", 0.59),
+        ("Backups of customer data are kept for 35 days and then deleted.", 0.58),
+        ("Customer account data is kept for the duration of the contract.", 0.52),
+    )
+    # WHEN asked whether customer information may be stored on a USB stick
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "Can I store customer information on a USB stick?", evidence
+    )
+    # THEN the rule on USB storage, the one sentence naming USB, is shown
+    assert evidence[1].text in [s.text for s in draft]
+    # AND a sentence scored well below the best is padding still, whatever word it alone holds
+    lower = scored(
+        ("Do not store customer data in personal cloud storage.", 0.60),
+        ("Backups of customer data are kept for 35 days and then deleted.", 0.58),
+        ("Removable USB storage is blocked on all company laptops.", 0.45),
+    )
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "Can I store customer information on a USB stick?", lower
+    )
+    assert lower[2].text not in [s.text for s in draft]
+
+
 def test_a_sentence_far_from_the_question_is_not_an_answer_though_it_shares_a_word() -> None:
     # GIVEN a question the documents do not answer, and a sentence sharing one of its words
     # whose cosine with the question is low (the embedder's judgement, as span selection gives it)

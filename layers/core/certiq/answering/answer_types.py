@@ -39,7 +39,7 @@ _DURATION: Final = re.compile(
     r"(?:period|periods|duration|timeframe|time limit|deadlines?)\b)"
     # "For what time period will you store my information?" asks how long.
     r"|\b(?:for|in|within) (?:what|which) (?:(?:time|length of time)\s+)?"
-    r"(?:period|duration|timeframe|length of time)\b"
+    r"(?:period|duration|time\s?frame|length of time)\b"
     # "Which is longer, invoices or backups?": each one's duration is the answer.
     r"|\bwhich\s+(?:is|are|one is|lasts?)\s+(?:longer|shorter)\b",
     re.IGNORECASE,

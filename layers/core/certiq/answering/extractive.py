@@ -308,6 +308,8 @@ class ExtractiveAnswerer:
             reverse=True,
         )
         min_overlap = self._settings.min_overlap
+        close_second = 0.95 * ranked[0][0].score
+        only_in_one = {term for term in query if sum(term in terms for _, terms in statements) == 1}
         chosen: list[tuple[EvidenceSpan, set[str]]] = []
         first_held: set[str] = set()
         alternatives = coordinated_terms(asked)
@@ -346,7 +348,13 @@ class ExtractiveAnswerer:
                 # Unless it is the quantity of another of the things asked about together: "How
                 # long are invoices and backups kept?" is answered by both periods.
                 swapped = held & alternatives - {t for _, kept in chosen for t in kept}
-                if not (quantity and swapped and held >= first_held - alternatives):
+                # Or it alone holds a word of the question: "Can I store customer information
+                # on a USB stick?" is answered by "Removable USB storage is blocked ...", after
+                # a rule on storing customer data that holds more of the question's words.
+                if not (
+                    (quantity and swapped and held >= first_held - alternatives)
+                    or (not exact and compared & only_in_one and span.score >= close_second)
+                ):
                     continue
             if any(_jaccard(terms, kept) >= NEAR_DUPLICATE for _, kept in chosen):
                 continue
