@@ -14,7 +14,7 @@ answerer abstains, and how often a gold answer was among the evidence sentences 
 could choose from (the ceiling).
 
 Rules are written by looking at questions of the policies at even places in title order
-(`tuning_policies`; `scripts/policyqa_misses.py` lists what they show), never at the others: the
+(`scripts/policyqa_halves.py`; `scripts/policyqa_misses.py` lists what they show), never at the others: the
 figures are printed for all questions and for each half, and the held-out half's is the one a
 rule must move to count.
 
@@ -42,12 +42,12 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+from policyqa_halves import tuning_policies
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
@@ -193,12 +193,6 @@ def summary(outcomes: list[Outcome]) -> dict[str, float]:
         "abstained": round(sum(o.abstained for o in outcomes) / count, 4),
         "seconds_p50": round(statistics.median(o.seconds for o in outcomes), 3),
     }
-
-
-def tuning_policies(titles: Iterable[str]) -> frozenset[str]:
-    """The policies rules may be written from: every other one in title order, the first
-    included. The rest are held out from rule writing."""
-    return frozenset(sorted(titles)[::2])
 
 
 def by_half(outcomes: list[Outcome]) -> dict[str, dict[str, float]]:

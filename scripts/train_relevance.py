@@ -46,6 +46,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 import train_verifier
+from policyqa_halves import tuning_policies
 from tokenizers import Tokenizer
 from train_verifier import (
     CrossEncoder,
@@ -92,9 +93,16 @@ def read(path: Path) -> list[Question]:
     ]
 
 
-def policy_folds(questions: Sequence[Question], folds: int, seed: int) -> dict[str, int]:
-    """PolicyQA's policies dealt to folds in a seeded order."""
+def policy_folds(
+    questions: Sequence[Question], folds: int, seed: int, halves: bool = False
+) -> dict[str, int]:
+    """PolicyQA's policies dealt to folds in a seeded order; ``halves``: the tuning half of
+    scripts/bench_policyqa.py is fold 0 and the held-out half fold 1, so that `cv --halves
+    --only-folds 1` trains on the policies rules are written from and scores the others."""
     names = sorted({q.group for q in questions if q.source == "policyqa"})
+    if halves:
+        tuning = tuning_policies(names)
+        return {name: 0 if name in tuning else 1 for name in names}
     order = random.Random(seed).sample(names, len(names))
     return {name: n % folds for n, name in enumerate(order)}
 
@@ -173,7 +181,7 @@ def scored_candidates(question: Question, chunks: int, shortlist: int) -> list[i
 
 
 def run_cv(questions: Sequence[Question], args: argparse.Namespace, tokenizer: Tokenizer) -> None:
-    fold_of = policy_folds(questions, args.folds, args.seed)
+    fold_of = policy_folds(questions, args.folds, args.seed, args.halves)
     out = args.work / "oof.jsonl.gz"
     written = []
     for fold in args.only_folds if args.only_folds is not None else range(args.folds):
@@ -241,6 +249,11 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's)")
     parser.add_argument("--name", default="certiq-relevance-minilm-v1")
     parser.add_argument("--only-folds", type=int, nargs="*", help="cv: run these folds only")
+    parser.add_argument(
+        "--halves",
+        action="store_true",
+        help="cv: two folds, bench_policyqa's tuning half (0) and held-out half (1)",
+    )
     parser.add_argument("--limit", type=int, default=0, help="this many questions (a smoke run)")
     parser.add_argument("--base", type=Path, help="MiniLM folder (default: the installed package)")
     parser.add_argument(
