@@ -14,9 +14,9 @@ answerer abstains, and how often a gold answer was among the evidence sentences 
 could choose from (the ceiling).
 
 Rules are written by looking at questions of the policies at even places in title order
-(`scripts/policyqa_halves.py`; `scripts/policyqa_misses.py` lists what they show), never at the others: the
-figures are printed for all questions and for each half, and the held-out half's is the one a
-rule must move to count.
+(`scripts/policyqa_halves.py`; `scripts/policyqa_misses.py` lists what they show), never at
+the others: the figures are printed for all questions and for each half, and the held-out
+half's is the one a rule must move to count.
 
 The relevance model (span_scorer model, opt-in) was trained on these policies, so each
 question is answered with the model of the cross-validation fold that never saw its policy
