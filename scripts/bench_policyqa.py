@@ -18,10 +18,12 @@ Rules are written by looking at questions of the policies at even places in titl
 the others: the figures are printed for all questions and for each half, and the held-out
 half's is the one a rule must move to count.
 
-The relevance model (span_scorer model, opt-in) was trained on these policies, so each
-question is answered with the model of the cross-validation fold that never saw its policy
-(--relevance-folds: what `make train-relevance` writes; its policies.json says which fold held
-out which policy). --scorer weighted (the default) measures the hand-set score.
+The relevance model (span_scorer model, the product's local default) was trained on these
+policies, so with --scorer model each question is answered with the model of the
+cross-validation fold that never saw its policy (--relevance-folds: what `make train-relevance`
+writes, the model of the held-out half alone; its policies.json says which fold held out which
+policy), and only the policies some fold model never saw are asked. --scorer weighted (this
+script's default) measures the hand-set score alone, on every policy.
 
 With --scanned, each policy is ingested as an image-only scan of its PDF (rendered, turned a
 little, speckled: certiq.evaluation.scans) and read by OCR, to compare with the originals.
@@ -42,6 +44,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -195,13 +198,15 @@ def summary(outcomes: list[Outcome]) -> dict[str, float]:
     }
 
 
-def by_half(outcomes: list[Outcome]) -> dict[str, dict[str, float]]:
-    """The summary of the tuning half and of the held-out half."""
-    tuning = tuning_policies({o.policy for o in outcomes})
-    return {
-        half: summary([o for o in outcomes if (o.policy in tuning) == (half == "tuning")])
+def by_half(outcomes: list[Outcome], titles: Iterable[str]) -> dict[str, dict[str, float]]:
+    """The summary of the tuning half and of the held-out half (of ``titles``, every policy),
+    of each that was asked."""
+    tuning = tuning_policies(titles)
+    halves = {
+        half: [o for o in outcomes if (o.policy in tuning) == (half == "tuning")]
         for half in ("tuning", "held_out")
     }
+    return {half: summary(asked) for half, asked in halves.items() if asked}
 
 
 def bench_settings(home: Path, scorer: str = "weighted") -> Settings:
@@ -218,13 +223,19 @@ def bench_settings(home: Path, scorer: str = "weighted") -> Settings:
 
 
 def held_out_scorers(folds: Path) -> dict[str, CrossEncoderRelevance]:
-    """Each policy's relevance model: the fold model that was not trained on it."""
+    """Each policy's relevance model: the fold model that was not trained on it. A fold with
+    no model (`make train-relevance` trains the held-out half's alone) leaves its policies out:
+    only the policies some model never saw are asked."""
     assignment = folds / "policies.json"
     if not assignment.exists():
         sys.exit(f"{assignment} is missing: run `make train-relevance`, or pass --scorer weighted")
     fold_of: dict[str, int] = json.loads(assignment.read_text(encoding="utf-8"))
-    models = {fold: CrossEncoderRelevance(folds / f"fold-{fold}") for fold in set(fold_of.values())}
-    return {policy: models[fold] for policy, fold in fold_of.items()}
+    models = {
+        fold: CrossEncoderRelevance(folds / f"fold-{fold}")
+        for fold in set(fold_of.values())
+        if (folds / f"fold-{fold}").is_dir()
+    }
+    return {policy: models[fold] for policy, fold in fold_of.items() if fold in models}
 
 
 def main() -> None:
@@ -247,6 +258,9 @@ def main() -> None:
     args = parser.parse_args()
     held_out = held_out_scorers(args.relevance_folds) if args.scorer == "model" else None
     policies = read_policies(args.data)
+    titles = list(policies)
+    if held_out is not None:
+        policies = {title: policy for title, policy in policies.items() if title in held_out}
     questions = questions_of(policies)
     if args.per_policy:
         by_policy: dict[str, list[Question]] = defaultdict(list)
@@ -279,7 +293,7 @@ def main() -> None:
                 "span_scorer": args.scorer,
                 "scanned": args.scanned,
                 **summary(outcomes),
-                "halves": by_half(outcomes),
+                "halves": by_half(outcomes, titles),
             }
         )
     )

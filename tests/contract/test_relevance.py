@@ -49,7 +49,7 @@ def test_the_answering_sentence_scores_above_the_others(shipped: CrossEncoderRel
 
 
 def test_the_model_is_named_by_its_config(shipped: CrossEncoderRelevance) -> None:
-    assert shipped.name == "certiq-relevance-minilm-v1"
+    assert shipped.name == "certiq-relevance-minilm-v2"
 
 
 def test_a_model_without_a_relevant_label_is_refused(tmp_path: Path) -> None:
@@ -85,11 +85,13 @@ def test_without_the_repository_s_model_the_hand_set_score_ranks(
     assert build_relevance(settings) is None
 
 
-def test_the_model_loads_when_chosen_and_the_hand_set_score_is_the_default(
+def test_the_model_ranks_by_default_locally_and_the_hand_set_score_when_chosen_or_in_aws(
     tmp_path: Path,
 ) -> None:
-    chosen = build_relevance(
-        Settings(home=tmp_path, retrieval=RetrievalSettings(span_scorer="model"))
-    )
-    assert chosen is not None and chosen.name == "certiq-relevance-minilm-v1"
-    assert build_relevance(Settings(home=tmp_path)) is None
+    # GIVEN the default settings WHEN the relevance scorer is built THEN it is the shipped model
+    default = build_relevance(Settings(home=tmp_path))
+    assert default is not None and default.name == "certiq-relevance-minilm-v2"
+    # AND the hand-set score ranks when chosen, and in AWS, whose layer has no room for it
+    weighted = RetrievalSettings(span_scorer="weighted")
+    assert build_relevance(Settings(home=tmp_path, retrieval=weighted)) is None
+    assert build_relevance(Settings(home=tmp_path, runtime="aws")) is None

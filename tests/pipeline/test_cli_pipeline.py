@@ -214,7 +214,7 @@ def test_hybrid_with_the_real_minilm_model_end_to_end(
         "hybrid",
         "all-MiniLM-L6-v2-int8",
         None,
-        "certiq-relevance-minilm-v1",
+        "certiq-relevance-minilm-v2",
     )
     assert response["citations"][0]["quote"] == FACT
 

@@ -237,3 +237,11 @@ def test_spans_the_model_finds_weak_stay_evidence_ranked_last() -> None:
     assert {span.text for span in spans} == {span.text for span in plain}
     assert spans[0].text == ANSWER
     assert all(span.score < 0.1 for span in spans[1:])
+
+
+def test_by_default_the_model_reads_the_evidence_the_hand_set_score_keeps() -> None:
+    # GIVEN the default retrieval settings
+    settings = RetrievalSettings()
+    # THEN the model's shortlist is the evidence itself: it orders the sentences the hand-set
+    # score keeps and cannot push one of them out for a sentence ranked beyond it
+    assert settings.span_shortlist == settings.max_spans
