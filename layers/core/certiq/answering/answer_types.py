@@ -208,49 +208,6 @@ _NAME: Final = re.compile(r"(?<=\s)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
 _EMAIL: Final = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 
-# A question in several parts: "What is the liability cap and which insurance must the supplier
-# hold?" asks two things, each answered (or not) on its own.
-_NEXT_PART: Final = re.compile(
-    r"\s*(?:[,;]\s*)?\b(?:and|but|also|plus)\s+(?=(?:what|which|who|whom|whose|when|where|why|how)\b)"
-    r"|\s*;\s*(?=(?:what|which|who|whom|whose|when|where|why|how)\b)",
-    re.IGNORECASE,
-)
-
-
-# "What is the difference between SEV1 and SEV2?" asks what each is.
-_DIFFERENCE: Final = re.compile(
-    r"\bdifferences?\s+between\s+(?:an?\s+|the\s+)?(.+?)\s+and\s+(?:an?\s+|the\s+)?"
-    r"(.+?)\s*[?.!]*\s*$",
-    re.IGNORECASE,
-)
-
-
-def question_parts(question: str) -> list[str]:
-    """The question cut where "and"/"but" (or ";") starts a new wh- question, or, asked the
-    difference between two things, what each is; one part when there is neither."""
-    difference = _DIFFERENCE.search(question)
-    if difference is not None:
-        return [f"What is {difference.group(1)}?", f"What is {difference.group(2)}?"]
-    # Each part's span of the question: a part that brings no words of its own asks another
-    # thing of the part before, and stays with it. "Who must be told about a breach, and when
-    # must they be told?" asks when of the same telling; said apart, "when must they be told?"
-    # would be said not stated beside the answer that states it.
-    spans: list[tuple[int, int]] = []
-    start = 0
-    for cut in [*_NEXT_PART.finditer(question), None]:
-        end = len(question) if cut is None else cut.start()
-        part = question[start:end].strip()
-        if part:
-            before = question[spans[-1][0] : spans[-1][1]] if spans else ""
-            if spans and set(content_terms(part)) <= set(content_terms(before)):
-                spans[-1] = (spans[-1][0], end)
-            else:
-                spans.append((start, end))
-        start = len(question) if cut is None else cut.end()
-    parts = [question[low:high].strip() for low, high in spans]
-    return parts if len(parts) > 1 else [question]
-
-
 # Asking what something is: "What is SEV1?", "What is a SEV2 incident?", "What counts as a SEV1
 # incident?", "What does SEV3 mean?".
 _WHAT_IS: Final = re.compile(
@@ -292,10 +249,29 @@ _NAMED_BY: Final = {kind: _SANCTIONS for kind in content_terms("penalty sanction
 _DUTIES: Final = frozenset(content_terms("responsibility duty obligation responsible"))
 
 
+# An organisation is named by its name: "Which supplier stores the off-site backups?" is
+# answered by "Fabrikam Storage GmbH provides encrypted off-site backup storage ...", which never
+# says "supplier". A name is told by its legal form.
+_ORGANISATION_KINDS: Final = frozenset(
+    content_terms(
+        "supplier vendor provider processor subprocessor contractor subcontractor company firm "
+        "organisation organization business partner bank insurer auditor"
+    )
+)
+_ORGANISATION_NAME: Final = re.compile(
+    r"\b[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*,?\s+"
+    r"(?:GmbH|AG|Ltd|Limited|Inc|Incorporated|LLC|LLP|plc|PLC|Corp|Corporation|S\.A|B\.?V|N\.?V|"
+    r"SAS|SARL|S\.p\.A|ApS|Pty)\b\.?"
+)
+
+
 def names_kind(kind: str, sentence: str) -> bool:
-    """The sentence names the kind of thing asked for, in its word or one that names it."""
+    """The sentence names the kind of thing asked for, in its word or one that names it (an
+    organisation's name, with its legal form, names a supplier, a vendor, a company)."""
     terms = content_terms(sentence)
     if kind in _DUTIES and (states_an_obligation(sentence) or not _DUTIES.isdisjoint(terms)):
+        return True
+    if kind in _ORGANISATION_KINDS and _ORGANISATION_NAME.search(sentence):
         return True
     return not _NAMED_BY.get(kind, frozenset((kind,))).isdisjoint(terms)
 

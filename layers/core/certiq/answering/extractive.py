@@ -26,11 +26,11 @@ from certiq.answering.answer_types import (
     named_document,
     names_someone,
     names_the_action,
-    question_parts,
     states_an_obligation,
     tells_what_follows,
     topic,
 )
+from certiq.answering.parts import question_parts
 from certiq.answering.permissions import (
     activity_asked,
     activity_done,

@@ -10,7 +10,7 @@ and the previous turn's cited chunks, when unchanged, are candidates again
 
 from __future__ import annotations
 
-from certiq.answering.answer_types import question_parts
+from certiq.answering.parts import question_parts
 from certiq.answering.sections import document_openings
 from certiq.deps import Deps
 from certiq.models import EvidenceSpan, QuestionState, QuestionStatus, SearchMetadata

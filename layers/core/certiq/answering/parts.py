@@ -1,0 +1,51 @@
+"""Questions in parts: "What is the liability cap and which insurance must the supplier hold?"
+asks two things, each retrieved for and answered (or said not stated) on its own."""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from certiq.text import content_terms
+
+# A question in several parts: "What is the liability cap and which insurance must the supplier
+# hold?" asks two things, each answered (or not) on its own.
+_NEXT_PART: Final = re.compile(
+    r"\s*(?:[,;]\s*)?\b(?:and|but|also|plus)\s+(?=(?:what|which|who|whom|whose|when|where|why|how)\b)"
+    r"|\s*;\s*(?=(?:what|which|who|whom|whose|when|where|why|how)\b)",
+    re.IGNORECASE,
+)
+
+
+# "What is the difference between SEV1 and SEV2?" asks what each is.
+_DIFFERENCE: Final = re.compile(
+    r"\bdifferences?\s+between\s+(?:an?\s+|the\s+)?(.+?)\s+and\s+(?:an?\s+|the\s+)?"
+    r"(.+?)\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+
+
+def question_parts(question: str) -> list[str]:
+    """The question cut where "and"/"but" (or ";") starts a new wh- question, or, asked the
+    difference between two things, what each is; one part when there is neither."""
+    difference = _DIFFERENCE.search(question)
+    if difference is not None:
+        return [f"What is {difference.group(1)}?", f"What is {difference.group(2)}?"]
+    # Each part's span of the question: a part that brings no words of its own asks another
+    # thing of the part before, and stays with it. "Who must be told about a breach, and when
+    # must they be told?" asks when of the same telling; said apart, "when must they be told?"
+    # would be said not stated beside the answer that states it.
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for cut in [*_NEXT_PART.finditer(question), None]:
+        end = len(question) if cut is None else cut.start()
+        part = question[start:end].strip()
+        if part:
+            before = question[spans[-1][0] : spans[-1][1]] if spans else ""
+            if spans and set(content_terms(part)) <= set(content_terms(before)):
+                spans[-1] = (spans[-1][0], end)
+            else:
+                spans.append((start, end))
+        start = len(question) if cut is None else cut.end()
+    parts = [question[low:high].strip() for low, high in spans]
+    return parts if len(parts) > 1 else [question]

@@ -1,0 +1,49 @@
+"""Questions in parts (certiq.answering.parts)."""
+
+from __future__ import annotations
+
+import pytest
+
+from certiq.answering.parts import question_parts
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        (
+            "What is the liability cap and which insurance must the supplier hold?",
+            ["What is the liability cap", "which insurance must the supplier hold?"],
+        ),
+        ("Who approves it; when is it renewed?", ["Who approves it", "when is it renewed?"]),
+        ("How long are backups kept?", ["How long are backups kept?"]),
+        ("Which cats and dogs are allowed?", ["Which cats and dogs are allowed?"]),
+        # "and when?" asks when of the same thing: not a part of its own
+        (
+            "Who must be told about a breach, and when?",
+            ["Who must be told about a breach, and when?"],
+        ),
+        # nor is a part that brings no word of its own; the part after it is
+        (
+            "Who must be told about a breach, and when must they be told, and what fine applies?",
+            ["Who must be told about a breach, and when must they be told", "what fine applies?"],
+        ),
+    ],
+)
+def test_a_question_is_cut_where_and_starts_another_question(
+    question: str, parts: list[str]
+) -> None:
+    assert question_parts(question) == parts
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        ("What is the difference between SEV1 and SEV2?", ["What is SEV1?", "What is SEV2?"]),
+        (
+            "What are the differences between a SEV2 and a SEV3 incident?",
+            ["What is SEV2?", "What is SEV3 incident?"],
+        ),
+    ],
+)
+def test_a_difference_is_asked_as_what_each_is(question: str, parts: list[str]) -> None:
+    assert question_parts(question) == parts
