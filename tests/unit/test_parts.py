@@ -17,6 +17,14 @@ from certiq.answering.parts import question_parts
         ("Who approves it; when is it renewed?", ["Who approves it", "when is it renewed?"]),
         ("How long are backups kept?", ["How long are backups kept?"]),
         ("Which cats and dogs are allowed?", ["Which cats and dogs are allowed?"]),
+        # a yes/no question after "and" (a verb, then its subject) is a part of its own
+        (
+            "How long are invoices kept and is the office Wi-Fi password stated?",
+            ["How long are invoices kept", "is the office Wi-Fi password stated?"],
+        ),
+        ("Is my data sold and can I opt out?", ["Is my data sold", "can I opt out?"]),
+        # a verb going on with the same subject is not
+        ("Who approves and must sign the form?", ["Who approves and must sign the form?"]),
         # "and when?" asks when of the same thing: not a part of its own
         (
             "Who must be told about a breach, and when?",

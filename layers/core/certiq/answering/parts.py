@@ -9,10 +9,17 @@ from typing import Final
 from certiq.text import content_terms
 
 # A question in several parts: "What is the liability cap and which insurance must the supplier
-# hold?" asks two things, each answered (or not) on its own.
+# hold?" asks two things, each answered (or not) on its own. So does one going on with a yes/no
+# question, a verb then its subject: "How long are invoices kept and is the Wi-Fi password
+# stated?" ("... and must sign the form?" goes on with the same subject: one question).
+_WH: Final = r"(?:what|which|who|whom|whose|when|where|why|how)\b"
+_YES_NO: Final = (
+    r"(?:is|are|was|were|does|do|did|can|could|will|would|should|shall|must|may|has|have)\s+"
+    r"(?:the|a|an|it|they|there|this|that|these|those|my|our|your|their|its|any|i|we|you)\b"
+)
 _NEXT_PART: Final = re.compile(
-    r"\s*(?:[,;]\s*)?\b(?:and|but|also|plus)\s+(?=(?:what|which|who|whom|whose|when|where|why|how)\b)"
-    r"|\s*;\s*(?=(?:what|which|who|whom|whose|when|where|why|how)\b)",
+    rf"\s*(?:[,;]\s*)?\b(?:and|but|also|plus)\s+(?=(?:{_WH}|{_YES_NO}))"
+    rf"|\s*;\s*(?=(?:{_WH}|{_YES_NO}))",
     re.IGNORECASE,
 )
 
