@@ -246,6 +246,23 @@ def test_a_changed_render_policy_is_not_served_by_answers_judged_under_the_old_o
     assert later.state.reuse is not None and "policy changed" in later.state.reuse.note
 
 
+def test_an_answer_chosen_under_other_answer_settings_is_not_reused(tmp_path: Path) -> None:
+    # GIVEN an answer given with the relevance model ranking the evidence
+    deps = deps_with_policy(tmp_path)
+    ask(deps)
+    # WHEN the same question is asked with the hand-set score ranking it
+    weighted = deps.settings.retrieval.model_copy(update={"span_scorer": "weighted"})
+    other = dataclasses.replace(
+        deps, settings=deps.settings.model_copy(update={"retrieval": weighted})
+    )
+    later = ask(other)
+    # THEN it is answered afresh, and the note says why
+    assert later.state.reused_from is None
+    assert later.state.reuse is not None and "settings" in later.state.reuse.note
+    # AND asked again under those settings, that answer is reused
+    assert ask(other).state.reused_from is not None
+
+
 def test_an_answer_with_a_claim_not_verified_is_never_reused(tmp_path: Path) -> None:
     # GIVEN an answer whose second claim was BLOCKED (only the first was shown)
     deps = deps_with_policy(tmp_path)

@@ -5,8 +5,9 @@ On a hit the state takes the earlier certificate's claims (with their decisions)
 answer, and evidence rebuilt from the current chunks; the Choice after this state then skips
 "Answer question" and "Verify claims" and goes to "Persist certificate", which seals a new
 certificate naming the one it reused. Skipping Verify is safe because what Verify checks that
-can change (each quote verbatim in its chunk, the documents' versions, the policy and the
-verifier) is re-checked here before anything is reused (certiq.retrieval.reuse).
+can change (each quote verbatim in its chunk, the documents' versions, the policy, the
+verifier and the settings that shape an answer) is re-checked here before anything is reused
+(certiq.retrieval.reuse).
 
 ``remember_verified_answer`` is the other half: Persist certificate calls it for every new answer
 whose claims are all VERIFIED.
@@ -145,6 +146,10 @@ def _reusable(
         return None, [], "not every claim was verified"
     if certificate.policy != deps.settings.policy.model_dump(mode="json"):
         return None, [], "the render policy changed since"
+    if certificate.config_hash != deps.settings.config_hash():
+        # Another ranker or answerer (CERTIQ_RETRIEVAL__SPAN_SCORER, the answer settings) may
+        # choose other sentences: the earlier answer is not the one asked for now.
+        return None, [], "the settings that shape an answer changed since"
     verifiers = {claim.decision.verifier for claim in certificate.claims if claim.decision}
     if verifiers != {deps.verifier.name}:
         return None, [], f"verified by {', '.join(sorted(verifiers))}, not {deps.verifier.name}"
