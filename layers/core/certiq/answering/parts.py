@@ -33,8 +33,8 @@ _DIFFERENCE: Final = re.compile(
 
 
 def question_parts(question: str) -> list[str]:
-    """The question cut where "and"/"but" (or ";") starts a new wh- question, or, asked the
-    difference between two things, what each is; one part when there is neither."""
+    """The question cut where "and"/"but" (or ";") starts a new wh- or yes/no question, or,
+    asked the difference between two things, what each is; one part when there is neither."""
     difference = _DIFFERENCE.search(question)
     if difference is not None:
         return [f"What is {difference.group(1)}?", f"What is {difference.group(2)}?"]
