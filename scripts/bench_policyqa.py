@@ -199,8 +199,8 @@ def summary(outcomes: list[Outcome]) -> dict[str, float]:
 
 
 def by_half(outcomes: list[Outcome], titles: Iterable[str]) -> dict[str, dict[str, float]]:
-    """The summary of the tuning half and of the held-out half (of ``titles``, every policy),
-    of each that was asked."""
+    """The summary of each half of ``titles`` (every policy, so the halves are the same whichever
+    were asked): the tuning half and the held-out half, each when some of it was asked."""
     tuning = tuning_policies(titles)
     halves = {
         half: [o for o in outcomes if (o.policy in tuning) == (half == "tuning")]

@@ -25,8 +25,8 @@ on a CPU torch runs deterministically with the same thread count, on a GPU nearl
 
 The shipped model (v2): the defaults below, 3 epochs of 16 negatives, on 2 CPU cores: `cv
 --halves --only-folds 1` (the model trained on the tuning half, measured on the held-out half:
-43 minutes, about 107,000 pair passes) then `final` (all 20 policies: about 90 minutes, 198,000
-pair passes). v1's heavier recipe (5 epochs of 48 negatives, on an H100) fitted PolicyQA's
+43 minutes, about 107,000 pair passes) then `final` (all 20 policies: 82 minutes, 198,000 pair
+passes). v1's heavier recipe (5 epochs of 48 negatives, on an H100) fitted PolicyQA's
 wording more closely and carried over worse to other documents (models/relevance/MODEL_CARD.md).
 
     .venv-train/bin/python scripts/train_relevance.py cv final --halves --only-folds 1 --threads 2
