@@ -17,6 +17,9 @@ Steps (each writes under --work; `all` runs them in order):
   report   (no torch) thresholds, guards and figures from those predictions: scripts/
            calibrate_verifier.py
 
+--keep trains on at most so many pairs of a source (whole claims, chosen by the seed), as in
+the lighter recipes its model card records: `--keep fever=3000,synthetic=6000`.
+
 Seeded: one seed fixes the pairs' order, the initialisation of the head, dropout and batching.
 On a CPU, torch runs deterministically with the same thread count; on a GPU the kernels may add
 tiny differences between runs.
@@ -32,6 +35,7 @@ import json
 import math
 import random
 import time
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -342,6 +346,22 @@ def batches(lengths: Sequence[int], size: int, rng: random.Random) -> Iterator[l
     yield from out
 
 
+def kept(pairs: Sequence[Pair], source: str, most: int, seed: int) -> list[Pair]:
+    """At most ``most`` of one source's pairs, as whole claims drawn by the seed (a claim's pairs
+    stay together, as they do in the folds); the other sources' pairs all."""
+    sizes = Counter(p.group for p in pairs if p.source.split(":")[0] == source)
+    groups = sorted(sizes)
+    random.Random(f"{seed}:{source}").shuffle(groups)
+    chosen: set[str] = set()
+    count = 0
+    for group in groups:
+        if count >= most:
+            break
+        chosen.add(group)
+        count += sizes[group]
+    return [p for p in pairs if p.source.split(":")[0] != source or p.group in chosen]
+
+
 def loss_of(logits: Tensor, labels: Tensor, weights: Tensor) -> Tensor:
     log_p = F.log_softmax(logits.float(), dim=-1)
     known = labels >= 0
@@ -355,6 +375,10 @@ def loss_of(logits: Tensor, labels: Tensor, weights: Tensor) -> Tensor:
 def train(
     pairs: Sequence[Pair], args: argparse.Namespace, tokenizer: Tokenizer, seed: int
 ) -> CrossEncoder:
+    for item in filter(None, args.keep.split(",")):
+        name, value = item.split("=")
+        pairs = kept(pairs, name, int(value), seed)
+    print(f"training on {len(pairs)} pairs", flush=True)
     model = start_model(seed, args.dropout, args.device)
     data = Encoded(pairs, tokenizer)
     lengths = [len(ids) for ids in data.ids]
@@ -478,6 +502,9 @@ def main() -> None:
         "--weights", default="", help="source weights, e.g. scifact=3,synthetic=0.5"
     )
     parser.add_argument("--only-folds", type=int, nargs="*", help="cv: run these folds only")
+    parser.add_argument(
+        "--keep", default="", help="train on at most this many pairs of a source, e.g. fever=3000"
+    )
     parser.add_argument("--base", type=Path, help="MiniLM folder (default: the installed package)")
     args = parser.parse_args()
     global BASE

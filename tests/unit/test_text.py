@@ -46,6 +46,11 @@ from certiq.text import content_terms, section_terms, stem
         ("capped", "cap"),
         ("shipped", "ship"),
         ("transferring", "transfer"),
+        # a plural in -ings meets its -ing form and the verb
+        ("recordings", stem("recorded")),
+        ("settings", stem("setting")),
+        # CCTV footage is its recordings
+        ("footage", stem("recordings")),
         # but d, l, s and z stay double, as in the words themselves
         ("added", "add"),
         ("called", "call"),

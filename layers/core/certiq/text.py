@@ -127,6 +127,9 @@ _IRREGULAR = {
         # Personal data is personal information: "How long will you keep my data?" is answered
         # by "We keep personal information as long as it is necessary ...".
         "data": "information info",
+        # CCTV footage is its recordings: "How long are CCTV recordings kept?" is answered by
+        # "CCTV footage from the Leeds office is overwritten after 30 days".
+        "recording": "footage",
     }.items()
     for form in forms.split()
 }
@@ -145,7 +148,7 @@ _MENT_WORDS = frozenset(
     lament ferment torment augment fragment sediment compartment apartment pigment figment
     """.split()
 )
-_DOUBLING = frozenset({"ing", "ed", "edly"})
+_DOUBLING = frozenset({"ings", "ing", "ed", "edly"})
 _UNDOUBLED = frozenset("bcfgkmnprtv")  # not d: "added" is "add"
 
 
@@ -182,6 +185,7 @@ def _strip_suffix(word: str) -> str:
     for suffix, replacement in (
         ("ies", "y"),
         ("sses", "ss"),
+        ("ings", ""),  # "recordings" meets "recording" and "recorded"
         ("ing", ""),
         ("edly", ""),
         ("ied", "y"),  # "notified" meets "notify" and "notifies"
