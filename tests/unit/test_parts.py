@@ -55,3 +55,23 @@ def test_a_question_is_cut_where_and_starts_another_question(
 )
 def test_a_difference_is_asked_as_what_each_is(question: str, parts: list[str]) -> None:
     assert question_parts(question) == parts
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        # "them" is what the first part asks about, named in the part that says "them"
+        (
+            "How long are application logs kept and who can access them?",
+            ["How long are application logs kept", "who can access application logs?"],
+        ),
+        (
+            "What is the liability cap and who agreed to it?",
+            ["What is the liability cap", "who agreed to the liability cap?"],
+        ),
+        # the first part saying no plain subject, "it" stays as written
+        ("Who approves it; when is it renewed?", ["Who approves it", "when is it renewed?"]),
+    ],
+)
+def test_a_later_part_names_what_its_pronoun_stands_for(question: str, parts: list[str]) -> None:
+    assert question_parts(question) == parts

@@ -55,4 +55,35 @@ def question_parts(question: str) -> list[str]:
                 spans.append((start, end))
         start = len(question) if cut is None else cut.end()
     parts = [question[low:high].strip() for low, high in spans]
-    return parts if len(parts) > 1 else [question]
+    if len(parts) == 1:
+        return [question]
+    return [parts[0], *(_naming_what_it_stands_for(part, parts[0]) for part in parts[1:])]
+
+
+# What a question asks about, when it says so in one of two plain shapes: "How long are
+# application logs kept" (a passive, ending with the participle) and "What is the liability cap".
+_PARTICIPLE: Final = (
+    r"(?:\w+(?:ed|en)|kept|held|sent|made|paid|told|sold|shown|built|bought|brought|lost|spent"
+    r"|done|seen|set|put|cut|read)"
+)
+_ASKED_OF_PASSIVE: Final = re.compile(
+    r"^\s*(?:how\s+(?:long|often|quickly|soon)|when|where|why|how)\s+"
+    r"(?:is|are|was|were|(?:must|should|can|will|may|shall|would|could)\s+be)\s+"
+    rf"(?P<subject>[\w'’ -]+?)\s+{_PARTICIPLE}\s*[?.!,]*\s*$",
+    re.IGNORECASE,
+)
+_ASKED_OF_WHAT: Final = re.compile(
+    r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?P<subject>[\w'’ -]+?)\s*[?.!,]*\s*$",
+    re.IGNORECASE,
+)
+_BACK_REFERENCE: Final = re.compile(r"\b(?:it|them|they)\b", re.IGNORECASE)
+
+
+def _naming_what_it_stands_for(part: str, first: str) -> str:
+    """A later part with "it", "them" or "they" for what the first part asks about, naming it:
+    "who can access them?" after "How long are application logs kept" asks who can access
+    application logs, so a sentence on who has access to something else is no answer to it."""
+    asked = _ASKED_OF_PASSIVE.match(first) or _ASKED_OF_WHAT.match(first)
+    if asked is None:
+        return part
+    return _BACK_REFERENCE.sub(lambda _: asked.group("subject"), part)
