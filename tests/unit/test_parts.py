@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from certiq.answering.parts import question_parts
+from certiq.answering.parts import question_parts, read_parts
 
 
 @pytest.mark.parametrize(
@@ -73,5 +73,7 @@ def test_a_difference_is_asked_as_what_each_is(question: str, parts: list[str]) 
         ("Who approves it; when is it renewed?", ["Who approves it", "when is it renewed?"]),
     ],
 )
-def test_a_later_part_names_what_its_pronoun_stands_for(question: str, parts: list[str]) -> None:
-    assert question_parts(question) == parts
+def test_a_later_part_is_read_naming_what_its_pronoun_stands_for(
+    question: str, parts: list[str]
+) -> None:
+    assert read_parts(question) == parts

@@ -30,7 +30,7 @@ from certiq.answering.answer_types import (
     tells_what_follows,
     topic,
 )
-from certiq.answering.parts import question_parts
+from certiq.answering.parts import question_parts, read_parts
 from certiq.answering.permissions import (
     activity_asked,
     activity_done,
@@ -113,10 +113,10 @@ class ExtractiveAnswerer:
         sentences: list[DraftSentence] = []
         unanswered: list[str] = []
         seen: set[str] = set()
-        for part in question_parts(question):
-            answer = self.answer_part(part, evidence)
+        for written, read in zip(question_parts(question), read_parts(question), strict=True):
+            answer = self.answer_part(read, evidence)
             if not answer:
-                unanswered.append(part)
+                unanswered.append(written)
             for sentence in answer:
                 if sentence.citation_ids[0] not in seen:
                     seen.add(sentence.citation_ids[0])

@@ -55,9 +55,14 @@ def question_parts(question: str) -> list[str]:
                 spans.append((start, end))
         start = len(question) if cut is None else cut.end()
     parts = [question[low:high].strip() for low, high in spans]
-    if len(parts) == 1:
-        return [question]
-    return [parts[0], *(_naming_what_it_stands_for(part, parts[0]) for part in parts[1:])]
+    return parts if len(parts) > 1 else [question]
+
+
+def read_parts(question: str) -> list[str]:
+    """``question_parts`` as they are retrieved for and answered: a later part's pronoun naming
+    what the first part asks about (the note on a part not stated quotes it as written)."""
+    first, *later = question_parts(question)
+    return [first, *(_naming_what_it_stands_for(part, first) for part in later)]
 
 
 # What a question asks about, when it says so in one of two plain shapes: "How long are

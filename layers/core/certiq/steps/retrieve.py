@@ -10,7 +10,7 @@ and the previous turn's cited chunks, when unchanged, are candidates again
 
 from __future__ import annotations
 
-from certiq.answering.parts import question_parts
+from certiq.answering.parts import read_parts
 from certiq.answering.sections import document_openings
 from certiq.deps import Deps
 from certiq.models import EvidenceSpan, QuestionState, QuestionStatus, SearchMetadata
@@ -57,7 +57,7 @@ def retrieve(state: QuestionState, deps: Deps) -> QuestionState:
     # gets each part's best sentences: chosen for the whole, the owner's sentences lost every
     # place to the invoices'.
     chosen: dict[str, EvidenceSpan] = {}
-    for part in question_parts(rewrite.query):
+    for part in read_parts(rewrite.query):
         for span in select_spans(
             part,
             hits,
