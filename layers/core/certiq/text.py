@@ -130,6 +130,9 @@ _IRREGULAR = {
         # CCTV footage is its recordings: "How long are CCTV recordings kept?" is answered by
         # "CCTV footage from the Leeds office is overwritten after 30 days".
         "recording": "footage",
+        # An e-mail is an email: "Can I use my personal email ...?" meets "... required for
+        # e-mail" (a hyphen after one letter joins no two words: the compound stays whole).
+        "email": "e-mail e-mails e-mailed e-mailing",
     }.items()
     for form in forms.split()
 }
