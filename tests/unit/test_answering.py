@@ -212,6 +212,31 @@ def test_a_later_sentence_holding_fewer_question_terms_than_the_first_is_padding
     assert [s.text for s in draft] == [evidence[0].text]
 
 
+def in_documents(*texts_scores_docs: tuple[str, float, str]) -> list[EvidenceSpan]:
+    """Evidence spans, one chunk per sentence, each with its score and document."""
+    spans = []
+    for ordinal, (text, score, doc_id) in enumerate(texts_scores_docs):
+        chunk = make_chunk(text, doc_id=doc_id, ordinal=ordinal)
+        [span] = select_spans(text, [SearchHit(chunk=chunk, score=1)], 1)
+        spans.append(span.model_copy(update={"score": score}))
+    return spans
+
+
+def test_a_sentence_of_another_document_sharing_no_word_with_the_answer_is_padding() -> None:
+    # GIVEN the agreement's cap sentence, then a rule of another policy holding as many of the
+    # question's words, none of them the cap sentence's ("limited" personal use)
+    question = "Is there a limit on liability?"
+    cap = ("The liability of each party is capped at the fees paid in the last year.", 0.6)
+    rule = ("Limited personal use of company devices is allowed.", 0.5)
+    evidence = in_documents((*cap, "agreement"), (*rule, "acceptable-use"))
+    # WHEN the offline answerer drafts THEN the cap sentence alone is shown
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    assert [s.text for s in answerer.select(question, evidence)] == [cap[0]]
+    # AND a sentence of the same document is read as more of the answer, as before
+    same = in_documents((*cap, "agreement"), (*rule, "agreement"))
+    assert [s.text for s in answerer.select(question, same)] == [cap[0], rule[0]]
+
+
 def test_a_number_about_something_else_does_not_answer_an_amount_question() -> None:
     # GIVEN a question asking for an amount the documents never state, and nearby rules
     question = "What is the maximum fine for sharing passwords?"

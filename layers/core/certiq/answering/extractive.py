@@ -343,8 +343,15 @@ class ExtractiveAnswerer:
             # the thing measured ("6. Legal hold" over "System owners must confirm within 2
             # business days ..."); otherwise every sentence under "4. Retention periods" would
             # hold as much of what must happen when a retention period ends as the one saying it.
+            # Nor is one of another document sharing none of the first one's words of the
+            # question: "Limited personal use of company devices ..." says nothing more of a
+            # limit on the supplier's liability than the agreement's cap sentence says.
             compared = held if exact else _held(span, terms, query, in_section=False)
-            if chosen and (len(compared) < len(first_held) or (exact and not held >= first_held)):
+            if chosen and (
+                len(compared) < len(first_held)
+                or (exact and not held >= first_held)
+                or (span.doc_id != chosen[0][0].doc_id and not compared & first_held)
+            ):
                 # Unless it is the quantity of another of the things asked about together: "How
                 # long are invoices and backups kept?" is answered by both periods.
                 swapped = held & alternatives - {t for _, kept in chosen for t in kept}
