@@ -233,6 +233,9 @@ def test_a_when_question_is_answered_by_a_sentence_stating_a_time(
         ("Does the policy allow bringing pets to the office?", "bringing pets office"),
         ("Can I use ChatGPT with customer data?", "use ChatGPT customer data"),
         ("Am I allowed to share my password?", "share password"),
+        # whether someone must do it: the activity, not who would do it
+        ("Does the supplier have to carry cyber insurance?", "carry cyber insurance"),
+        ("Is the supplier required to delete data?", "delete data"),
         # not a yes/no question, or not one about permission
         ("Where can I send questions about the policy?", ""),
         ("Does the retention policy apply to contractors?", ""),

@@ -702,6 +702,19 @@ def test_a_permission_question_is_answered_only_by_a_sentence_about_the_activity
     assert [s.text for s in draft] == [evidence[0].text]
 
 
+def test_an_obligation_question_is_answered_only_by_a_sentence_about_what_must_be_done() -> None:
+    # GIVEN a rule on what the supplier must do, sharing only "supplier" with the question
+    evidence = scored(
+        ("The supplier must notify us of any security incident within 24 hours.", 0.7)
+    )
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN asked whether the supplier has to carry cyber insurance THEN it abstains
+    assert answerer.select("Does the supplier have to carry cyber insurance?", evidence) == []
+    # AND asked whether the supplier has to notify incidents, the rule answers
+    draft = answerer.select("Does the supplier have to notify security incidents?", evidence)
+    assert [s.text for s in draft] == [evidence[0].text]
+
+
 def test_a_penalty_is_answered_by_the_sanction_a_violation_leads_to() -> None:
     # GIVEN the sentence naming what a violation of the policy leads to
     evidence = scored(

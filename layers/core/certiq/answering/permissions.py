@@ -19,11 +19,14 @@ _YES_NO: Final = re.compile(
 )
 _PERMISSION: Final = re.compile(
     r"\b(?:allow|allows|allowed|permit|permits|permitted|can|could|may|forbidden|prohibited|"
-    r"banned|ok|okay)\b",
+    r"banned|ok|okay|(?:have|has|need|needs)\s+to|required|obliged)\b",
     re.I,
 )
 _PERMISSION_TERMS: Final = frozenset(
-    content_terms("allow allowed permit permitted forbidden prohibited banned ok okay policy")
+    content_terms(
+        "allow allowed permit permitted forbidden prohibited banned ok okay policy need required "
+        "obliged"
+    )
 )
 
 
@@ -38,11 +41,17 @@ def activity_asked(question: str) -> set[str]:
     # Who would do it is not what is done: "Can employees bring their dogs to the office?" is
     # not answered by "... in line with the employee privacy notice".
     asker = _ASKER.search(question)
-    return terms - set(content_terms(asker.group(1))) if asker else terms
+    who = (asker.group(1) or asker.group(2)) if asker else None
+    return terms - set(content_terms(who)) if who else terms
 
 
 _ASKER: Final = re.compile(
-    r"^\W*(?:can|could|may|are|is)\s+(employees|staff|contractors|visitors|people|users)\b", re.I
+    r"^\W*(?:(?:can|could|may|are|is)\s+(employees|staff|contractors|visitors|people|users)\b"
+    # Whether someone must do it: "Does the supplier have to carry cyber insurance?" asks about
+    # carrying insurance, which "The supplier must notify ..." does not speak of.
+    r"|(?:does|do|is|are|must)\s+(?:the\s+|a\s+|an\s+|our\s+)?([\w-]+)\s+"
+    r"(?:(?:have|has|need|needs)\s+to|required\s+to|obliged\s+to)\b)",
+    re.I,
 )
 
 
