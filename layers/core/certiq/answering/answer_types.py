@@ -279,6 +279,9 @@ def names_kind(kind: str, sentence: str) -> bool:
 _STOPWORD_STEMS: Final = frozenset(stem(word) for word in STOPWORDS)
 
 
+_SUBJECT_PRONOUNS: Final = frozenset("i we you they he she".split())
+
+
 def about_another(asked: str, sentence: str, *, names_only: bool = False) -> bool:
     """What is asked about names a thing by two words ("visitor logs", "the Manchester office")
     and the sentence names another of its kind ("Application and security logs", "the Leeds
@@ -302,6 +305,8 @@ def about_another(asked: str, sentence: str, *, names_only: bool = False) -> boo
                 continue
         elif names_only:
             continue
+        if index and tokens[index - 1].lower() in _SUBJECT_PRONOUNS:
+            continue  # "do we keep data about ...": a verb after its subject names no kind
         if modifier in _STOPWORD_STEMS or noun in _STOPWORD_STEMS or modifier in present:
             continue
         if len(modifier) < 2:  # a letter: "how long r logs kept" asks of logs, not "r logs"
