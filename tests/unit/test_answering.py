@@ -237,6 +237,21 @@ def test_a_sentence_of_another_document_sharing_no_word_with_the_answer_is_paddi
     assert [s.text for s in answerer.select(question, same)] == [cap[0], rule[0]]
 
 
+def test_asked_when_a_later_sentence_stating_no_time_is_padding() -> None:
+    # GIVEN the deadline for telling customers, then a severity's definition of the same plan
+    # holding as many of the question's words
+    deadline = (
+        "Affected customers are notified within 48 hours of the breach being confirmed.",
+        0.7,
+    )
+    severity = ("SEV2: suspected breach affecting more than 10% of customers.", 0.65)
+    evidence = in_documents((*deadline, "plan"), (*severity, "plan"))
+    # WHEN asked when customers must be told THEN the deadline alone is shown
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    question = "When must affected customers be told about a breach?"
+    assert [s.text for s in answerer.select(question, evidence)] == [deadline[0]]
+
+
 def test_a_number_about_something_else_does_not_answer_an_amount_question() -> None:
     # GIVEN a question asking for an amount the documents never state, and nearby rules
     question = "What is the maximum fine for sharing passwords?"

@@ -365,6 +365,11 @@ class ExtractiveAnswerer:
                     continue
             if any(_jaccard(terms, kept) >= NEAR_DUPLICATE for _, kept in chosen):
                 continue
+            # Asked when, and answered with a time, a later sentence stating none is padding:
+            # "SEV2: suspected breach, ..." after the 48 hours within which customers are told.
+            timed = chosen and answers_when(question, chosen[0][0].text)
+            if timed and not answers_when(question, span.text):
+                continue
             # What a legal hold does answers what happens when one is placed; when one may be
             # placed is more about it, not more of the answer.
             tells = tells_what_follows(question, span.text)
