@@ -30,7 +30,7 @@ from certiq.answering.answer_types import (
     tells_what_follows,
     topic,
 )
-from certiq.answering.parts import question_parts, read_parts
+from certiq.answering.parts import parts_written_and_read
 from certiq.answering.permissions import (
     activity_asked,
     activity_done,
@@ -113,7 +113,7 @@ class ExtractiveAnswerer:
         sentences: list[DraftSentence] = []
         unanswered: list[str] = []
         seen: set[str] = set()
-        for written, read in zip(question_parts(question), read_parts(question), strict=True):
+        for written, read in parts_written_and_read(question):
             answer = self.answer_part(read, evidence)
             if not answer:
                 unanswered.append(written)
@@ -312,6 +312,7 @@ class ExtractiveAnswerer:
         only_in_one = {term for term in query if sum(term in terms for _, terms in statements) == 1}
         chosen: list[tuple[EvidenceSpan, set[str]]] = []
         first_held: set[str] = set()
+        first_timed = False  # asked when, the first chosen states a time
         alternatives = coordinated_terms(asked)
         # Asked for a quantity, or whether one holds ("Is it true that backups are kept for 90
         # days?"), a later sentence is about the same thing: not how long account data is kept.
@@ -367,8 +368,7 @@ class ExtractiveAnswerer:
                 continue
             # Asked when, and answered with a time, a later sentence stating none is padding:
             # "SEV2: suspected breach, ..." after the 48 hours within which customers are told.
-            timed = chosen and answers_when(question, chosen[0][0].text)
-            if timed and not answers_when(question, span.text):
+            if first_timed and not answers_when(question, span.text):
                 continue
             # What a legal hold does answers what happens when one is placed; when one may be
             # placed is more about it, not more of the answer.
@@ -377,6 +377,7 @@ class ExtractiveAnswerer:
                 continue
             follows = follows or tells
             first_held = first_held or compared
+            first_timed = first_timed if chosen else answers_when(question, span.text)
             chosen.append((span, terms))
             if len(chosen) == self._settings.max_sentences:
                 break

@@ -61,8 +61,13 @@ def question_parts(question: str) -> list[str]:
 def read_parts(question: str) -> list[str]:
     """``question_parts`` as they are retrieved for and answered: a later part's pronoun naming
     what the first part asks about (the note on a part not stated quotes it as written)."""
+    return [read for _, read in parts_written_and_read(question)]
+
+
+def parts_written_and_read(question: str) -> list[tuple[str, str]]:
+    """Each part of the question as written (``question_parts``) and as read (``read_parts``)."""
     first, *later = question_parts(question)
-    return [first, *(_naming_what_it_stands_for(part, first) for part in later)]
+    return [(first, first), *((part, _naming_what_it_stands_for(part, first)) for part in later)]
 
 
 # What a question asks about, when it says so in one of two plain shapes: "How long are
