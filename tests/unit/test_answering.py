@@ -252,6 +252,21 @@ def test_asked_when_a_later_sentence_stating_no_time_is_padding() -> None:
     assert [s.text for s in answerer.select(question, evidence)] == [deadline[0]]
 
 
+def test_asked_when_a_sentence_stating_no_time_is_padding_even_when_it_scores_first() -> None:
+    # GIVEN a severity's definition scored above the deadline for telling customers, both of
+    # one plan and holding as many of the question's words
+    severity = ("SEV2: suspected breach affecting more than 10% of customers.", 0.7)
+    deadline = (
+        "Affected customers are notified within 48 hours of the breach being confirmed.",
+        0.66,
+    )
+    evidence = in_documents((*severity, "plan"), (*deadline, "plan"))
+    # WHEN asked when customers must be told THEN the deadline alone is shown
+    question = "When must affected customers be told about a breach?"
+    draft = ExtractiveAnswerer(AnswerSettings()).select(question, evidence)
+    assert [s.text for s in draft] == [deadline[0]]
+
+
 def test_a_number_about_something_else_does_not_answer_an_amount_question() -> None:
     # GIVEN a question asking for an amount the documents never state, and nearby rules
     question = "What is the maximum fine for sharing passwords?"

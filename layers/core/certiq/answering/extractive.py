@@ -312,7 +312,6 @@ class ExtractiveAnswerer:
         only_in_one = {term for term in query if sum(term in terms for _, terms in statements) == 1}
         chosen: list[tuple[EvidenceSpan, set[str]]] = []
         first_held: set[str] = set()
-        first_timed = False  # asked when, the first chosen states a time
         alternatives = coordinated_terms(asked)
         # Asked for a quantity, or whether one holds ("Is it true that backups are kept for 90
         # days?"), a later sentence is about the same thing: not how long account data is kept.
@@ -366,10 +365,6 @@ class ExtractiveAnswerer:
                     continue
             if any(_jaccard(terms, kept) >= NEAR_DUPLICATE for _, kept in chosen):
                 continue
-            # Asked when, and answered with a time, a later sentence stating none is padding:
-            # "SEV2: suspected breach, ..." after the 48 hours within which customers are told.
-            if first_timed and not answers_when(question, span.text):
-                continue
             # What a legal hold does answers what happens when one is placed; when one may be
             # placed is more about it, not more of the answer.
             tells = tells_what_follows(question, span.text)
@@ -377,12 +372,15 @@ class ExtractiveAnswerer:
                 continue
             follows = follows or tells
             first_held = first_held or compared
-            first_timed = first_timed if chosen else answers_when(question, span.text)
             chosen.append((span, terms))
             if len(chosen) == self._settings.max_sentences:
                 break
         if exact:
             chosen = _without_partial_answers(chosen, query)
+        # Asked when, and answered with a time, a sentence stating none is padding: "SEV2:
+        # suspected breach, ..." beside the 48 hours within which customers are told.
+        timed = [item for item in chosen if answers_when(question, item[0].text)]
+        chosen = timed or chosen
         if chosen and _a_row_answers_more_nearly(evidence, chosen, query):
             return []  # said not stated, with the row offered: the table may hold the answer
         # The sentence holding most of the question's terms is shown first: "Does the retention
