@@ -8,8 +8,7 @@ ignores the conversation's earlier turns and calls nothing, so it costs no token
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from typing import Final
+from collections.abc import Sequence
 
 from certiq.answering.answer_types import (
     about_another,
@@ -30,21 +29,18 @@ from certiq.answering.answer_types import (
     tells_what_follows,
     topic,
 )
+from certiq.answering.listed import (
+    document_answering,
+    may_answer,
+    names_an_absent_document,
+    section_answering,
+)
 from certiq.answering.parts import parts_written_and_read
 from certiq.answering.permissions import (
     activity_asked,
     activity_done,
     does_the_activity,
     method_asked,
-)
-from certiq.answering.sections import (
-    answers_first,
-    choose_document,
-    document_asked,
-    document_named,
-    opens_the_document,
-    section_asked,
-    section_match,
 )
 from certiq.answering.who import (
     acted_on,
@@ -57,18 +53,9 @@ from certiq.config import AnswerSettings
 from certiq.models import ConversationTurn, DraftQuote, DraftSentence, EvidenceSpan
 from certiq.ports import ChatDraft
 from certiq.text import content_terms, file_name_terms, heading_terms, numbers, section_terms
-from certiq.trust.claims import field_labels, is_statement
+from certiq.trust.claims import field_labels
 
 NEAR_DUPLICATE = 0.7
-# A question, or a pointer to another part of the document, states nothing itself: "What
-# information do we collect?" (a heading written as a question), 'See "How Do We Share Your
-# Personal Information?"', "For more information, see the TED.com Terms of Use."
-_STATES_NOTHING = re.compile(
-    r"^\W*(?:see|please (?:see|refer to|read))\b"
-    r"|^\W*for (?:more|further) (?:information|details)\b[^.]*\b(?:see|refer to|visit|read)\b"
-    r"|\?\W*$",
-    re.IGNORECASE,
-)
 _ABOUT_THE_DOCUMENT = re.compile(
     r"(?:It|This (?:policy|plan|agreement|document|notice|standard|procedure))\b"
 )
@@ -202,11 +189,11 @@ class ExtractiveAnswerer:
         "who" question is answered by sentences naming someone when any does, and only by them
         when it asks who does something (certiq.answering.answer_types). None: abstain.
         """
-        if _names_an_absent_document(question, evidence):
+        if names_an_absent_document(question, evidence):
             # "What is the company's parental leave policy?": no document at hand is it, and
             # "Keeping it for too short a time can leave us unable ..." says nothing of it.
             return []
-        listed = _section_answering(question, evidence) or _document_answering(question, evidence)
+        listed = section_answering(question, evidence) or document_answering(question, evidence)
         if listed:
             return [_drafted(span) for span in listed]
         quantity = asks_for_a_quantity(question)
@@ -224,7 +211,7 @@ class ExtractiveAnswerer:
         statements = [
             (span, terms)
             for span in evidence
-            if _may_answer(span)
+            if may_answer(span)
             and can_answer(question, span.text)
             and span.doc_id not in other_documents
             and _not_another_field(span.text, query)
@@ -539,99 +526,6 @@ def _definition_answering(
         if term and set(content_terms(term)) <= asked <= _held(span, terms, query):
             return span
     return None
-
-
-def _section_answering(question: str, evidence: Sequence[EvidenceSpan]) -> list[EvidenceSpan]:
-    """Asked what a section says or lists ("What are the severity levels?"), its statements in
-    the document's order: the section the question names most completely, the one holding the
-    best evidence between equals. Empty when the question asks something else, or no evidence
-    sentence states anything under the section it names."""
-    asked = section_asked(question)
-    if asked is None:
-        return []
-    sections: dict[tuple[str, str], list[EvidenceSpan]] = {}
-    for span in evidence:
-        if span.section and section_match(asked, span.section) > 0 and _may_answer(span):
-            sections.setdefault((span.doc_id, span.section), []).append(span)
-    if not sections:
-        return []
-    best = max(
-        sections.values(),
-        key=lambda spans: (section_match(asked, spans[0].section), max(s.score for s in spans)),
-    )
-    return sorted(best, key=lambda span: (span.chunk_ordinal, span.start))
-
-
-# A document's purpose in a few sentences: more is its body, not what it is for.
-_PURPOSE_STATEMENTS: Final = 3
-
-
-def _document_answering(question: str, evidence: Sequence[EvidenceSpan]) -> list[EvidenceSpan]:
-    """Asked what a document is about, for or covers, what it says of itself: the statements
-    under its purpose, scope or abstract heading, or, when it has none, its opening
-    statements, in the document's order, three at most. The document is the one the question
-    names by its file name's words ("the incident response plan"), or, named only as "this
-    policy", the one holding the best evidence. Empty when the question asks something else,
-    names a document none of the evidence is from, or the document's opening is not in the
-    evidence."""
-    asked = document_asked(question)
-    if asked is None or not evidence:
-        return []
-    # The same choice as span selection's, on the same scores (certiq.retrieval.spans).
-    chosen = choose_document(asked, _sentences_of(evidence))
-    if chosen is None:
-        return []
-    spans = [
-        span
-        for span in evidence
-        if span.doc_id == chosen and _may_answer(span) and not field_labels(span.text)
-    ]
-    if not spans:
-        return []
-    in_order = sorted(spans, key=lambda span: (span.chunk_ordinal, span.start))
-    opening = [span for span in in_order if answers_first(asked, span.section)] or [
-        span for span in in_order if opens_the_document(span.section)
-    ]
-    if not opening and in_order[0].chunk_ordinal == 0:
-        # No heading says what it is for: its first section does ("1. Services: Fabrikam
-        # Storage GmbH provides encrypted off-site backup storage ...").
-        first = in_order[0]
-        opening = [
-            span for span in in_order if span.chunk_ordinal == 0 and span.section == first.section
-        ]
-    return opening[:_PURPOSE_STATEMENTS]
-
-
-def _sentences_of(
-    evidence: Sequence[EvidenceSpan],
-) -> Iterator[tuple[str, str, list[str], float]]:
-    """Each evidence sentence as certiq.answering.sections.choose_document reads it: its
-    document's id and file name, its terms and its score."""
-    return ((s.doc_id, s.file_name, content_terms(s.text), s.score) for s in evidence)
-
-
-def _names_an_absent_document(question: str, evidence: Sequence[EvidenceSpan]) -> bool:
-    """The question asks of a document by a name that neither the file name nor the words of
-    any document the evidence is from hold ("the parental leave policy", "the travel
-    policy")."""
-    named = document_named(question)
-    return (
-        named is not None
-        and bool(evidence)
-        and choose_document(named, _sentences_of(evidence)) is None
-    )
-
-
-def _may_answer(span: EvidenceSpan) -> bool:
-    """A statement that may be given as an answer: not a title, heading or running header, not
-    a pointer elsewhere, not a sentence addressing an AI assistant, not a table's row (shown as
-    reading, never stated)."""
-    return (
-        is_statement(span.text)
-        and not _STATES_NOTHING.search(span.text)
-        and not span.addresses_assistant
-        and span.cells is None
-    )
 
 
 def _drafted(span: EvidenceSpan) -> DraftSentence:
