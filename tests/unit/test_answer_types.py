@@ -419,6 +419,16 @@ def test_being_reported_to_is_being_told() -> None:
     assert not does_the_action("inform", "Lost devices are wiped remotely.")
 
 
+def test_drafting_a_statement_is_writing_it() -> None:
+    # GIVEN who writes the press statement, and the rule naming who drafts public statements
+    action = action_asked("Who writes the press statement?")
+    rule = "The Communications Lead drafts all customer and public statements."
+    # THEN drafting is the writing asked of, and a sentence doing neither is not
+    assert action is not None
+    assert does_the_action(action, rule)
+    assert not does_the_action(action, "Nobody else may speak to the press about an incident.")
+
+
 def test_a_word_beginning_as_an_action_does_is_not_doing_it() -> None:
     # GIVEN who signs off, and a purpose naming regulators (an "authority" to the stemmer)
     purpose = "This plan describes how we notify customers and regulators."

@@ -637,6 +637,48 @@ def test_an_activity_done_to_nothing_is_told_apart_by_how_it_is_done() -> None:
     assert [s.text for s in draft] == [evidence[0].text]
 
 
+def test_a_thing_taken_somewhere_is_told_apart_by_where() -> None:
+    # GIVEN rules about company laptops, none about taking one anywhere
+    evidence = scored(
+        ("Removable USB storage is blocked on all company laptops.", 0.8),
+        ("Company laptops use full-disk encryption and lock the screen after 5 minutes.", 0.7),
+        file_name="acceptable-use-policy.pdf",
+    )
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN asked whether one may take a laptop abroad THEN neither answers
+    assert answerer.select("Can I take my work laptop abroad?", evidence) == []
+    # AND asked whether one may take it home, when a rule says so, that rule answers
+    home = scored(("Staff may take company laptops home.", 0.6), file_name="devices.pdf")
+    draft = answerer.select("Can I take my laptop home?", [*evidence, *home])
+    assert [s.text for s in draft] == [home[0].text]
+
+
+def test_asked_how_soon_a_party_is_told_the_sentence_telling_them_answers() -> None:
+    # GIVEN the deadline for telling the DPO, scored first, and the one for the regulator
+    evidence = scored(
+        (
+            "The DPO must be informed of any suspected personal data breach within 24 hours "
+            "of its discovery.",
+            0.5,
+        ),
+        (
+            "Where a breach is likely to result in a risk to people's rights and freedoms, the "
+            "supervisory authority is notified within 72 hours.",
+            0.3,
+        ),
+        file_name="incident-response-plan.pdf",
+    )
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN asked how quickly the regulator must be told
+    question = "How quickly must the regulator be told about a personal data breach?"
+    draft = answerer.select(question, evidence)
+    # THEN the regulator's deadline is the answer, alone
+    assert [s.text for s in draft] == [evidence[1].text]
+    # AND asked of the DPO, the DPO's
+    draft = answerer.select("How quickly must the DPO be told about a breach?", evidence)
+    assert [s.text for s in draft] == [evidence[0].text]
+
+
 def test_a_quantity_asked_of_two_things_together_is_answered_for_each() -> None:
     # GIVEN the periods invoices and backups are kept for, and how often backups are tested
     evidence = scored(

@@ -116,6 +116,12 @@ def test_a_regulator_is_an_authority() -> None:
     assert stem("authority") in asked
 
 
+def test_telling_or_informing_someone_is_notifying_them() -> None:
+    assert stem("told") == stem("tell") == stem("informed") == stem("notified")
+    # AND information is data, not informing
+    assert stem("information") != stem("notified")
+
+
 def test_a_question_and_the_sentence_answering_it_share_their_terms() -> None:
     # GIVEN the demo's liability question and the clause that answers it
     asked = set(content_terms("What is the liability cap?"))

@@ -98,7 +98,6 @@ _IRREGULAR = {
         "steal": "stole stolen",
         "take": "took taken",
         "teach": "taught",
-        "tell": "told",
         "think": "thought",
         "throw": "threw thrown",
         "understand": "understood",
@@ -133,6 +132,9 @@ _IRREGULAR = {
         # An e-mail is an email: "Can I use my personal email ...?" meets "... required for
         # e-mail" (a hyphen after one letter joins no two words: the compound stays whole).
         "email": "e-mail e-mails e-mailed e-mailing",
+        # Telling or informing someone is notifying them: "How quickly must the regulator be
+        # told about a breach?" is answered by "... the supervisory authority is notified".
+        "notify": "tell tells telling told inform informs informed informing",
     }.items()
     for form in forms.split()
 }

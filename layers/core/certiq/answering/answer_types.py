@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from typing import Final
 
 from certiq.text import STOPWORDS, content_terms, numbers, stem, words, written_words
@@ -200,6 +201,8 @@ _ALIKE_ACTIONS: Final = tuple(
         "tell told infor notif repor",
         "recei get obtai shar disclo",
         "handl manag respo run lead head",
+        # A stem shorter than the prefix is its own key: "writes" is "writ".
+        "writ draft",
     )
 )
 _NAME: Final = re.compile(r"(?<=\s)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
@@ -394,6 +397,26 @@ def counted_kind(question: str) -> str | None:
     if match is None or match.group(1).lower() in _NOT_IN_A_NAME:
         return None
     return stem(match.group(1).lower())
+
+
+def parties_told(question: str) -> frozenset[str]:
+    """The parties a question asks about telling ("How quickly must the regulator be told about
+    a breach?": authority), empty for a "who" question, where they are context: a sentence
+    telling another party ("The DPO must be informed ... within 24 hours") is not the answer
+    when one tells them ("... the supervisory authority is notified within 72 hours")."""
+    terms = frozenset(content_terms(question))
+    if asks_who(question) or _NOTIFY not in terms:
+        return frozenset()
+    return terms & _AGENT_WORDS
+
+
+def tells_one_of(parties: frozenset[str], terms: AbstractSet[str]) -> bool:
+    """A sentence of these terms tells one of the parties: names it and the telling ("Backups
+    of customer data ..." tells customers nothing)."""
+    return _NOTIFY in terms and not parties.isdisjoint(terms)
+
+
+_NOTIFY: Final = stem("notify")
 
 
 def asks_who(question: str) -> bool:

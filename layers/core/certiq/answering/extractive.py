@@ -25,7 +25,9 @@ from certiq.answering.answer_types import (
     named_document,
     names_someone,
     names_the_action,
+    parties_told,
     states_an_obligation,
+    tells_one_of,
     tells_what_follows,
     topic,
 )
@@ -41,6 +43,7 @@ from certiq.answering.permissions import (
     activity_done,
     does_the_activity,
     method_asked,
+    told_apart_by,
 )
 from certiq.answering.who import (
     acted_on,
@@ -268,13 +271,15 @@ class ExtractiveAnswerer:
                 item for item in statements if states_an_obligation(item[0].text)
             ] or statements
         done = activity_done(question)
-        # Done to nothing ("work from abroad"), an activity is told apart by how it is done.
-        beyond_the_verb = activity - {done[0]} if done and not done[1] else set()
+        beyond_the_verb = told_apart_by(question)
         # May it be done: a sentence about where it would be done ("Removable USB storage is
         # blocked on all company laptops" for installing software on one) is not the answer when
         # another speaks of doing it.
         doing = [(s, terms) for s, terms in statements if done and does_the_activity(done, terms)]
-        statements = doing or statements
+        # Nor is one telling another party than the one asked of: "The DPO must be informed
+        # within 24 hours" for how quickly the regulator is told.
+        told = parties_told(question)
+        statements = doing or [it for it in statements if tells_one_of(told, it[1])] or statements
         ranked = sorted(statements, key=lambda item: item[0].score, reverse=True)
         if not ranked or ranked[0][0].score < self._settings.min_relevance:
             return []
