@@ -167,6 +167,14 @@ def test_the_topic_of_a_question_leaves_out_the_words_asking_for_a_quantity(
         ("Which third parties receive my data?", "party"),
         ("Which do you prefer?", None),
         ("Which law governs the supplier agreement?", "law"),  # "governs" is the verb
+        ("Which court settles disputes?", "court"),  # a plural after it: "settles" is the verb
+        ("Which vendor processes payments?", "vendor"),
+        ("Which cloud providers host the data?", "provider"),
+        # A plural is the kind, the word after it its verb; a generic kind asks for a list
+        # answers need not call by it ("... required for e-mail, source code hosting ...")
+        ("Which services need MFA besides email?", None),
+        ("Which systems require multi-factor authentication?", None),
+        ("Which team handles incidents?", "team"),
         # "What X" before a verb asks for an X, unless X is a word answers do not repeat
         ("What uptime does the supplier guarantee?", "uptim"),
         ("What insurance must the supplier hold?", "insuranc"),

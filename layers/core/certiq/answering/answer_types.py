@@ -17,7 +17,6 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable
-from collections.abc import Set as AbstractSet
 from typing import Final
 
 from certiq.text import STOPWORDS, content_terms, numbers, stem, words, written_words
@@ -160,7 +159,7 @@ _NOT_IN_A_NAME: Final = frozenset(
 )
 # Who: a sentence names someone when it holds a role or party word, or a capitalised name
 # after its first word.
-_AGENT_WORDS: Final = frozenset(
+AGENT_WORDS: Final = frozenset(
     stem(word)
     for word in """
     we us our i you he she they someone anyone everyone nobody person people individual
@@ -368,18 +367,38 @@ def kind_asked(question: str) -> str | None:
         return None
     name: list[str] = []
     following = words(question[cue.end() :])
+    owners = set(_PLURAL_OWNER.findall(question.lower()))  # "the users' choices"
     for index, word in enumerate(following):
-        if word.endswith(("'s", "\u2019s")) and not name:
+        if (word.endswith(("'s", "\u2019s")) or word in owners) and not name:
             continue  # "the company's policy" names a policy
         if word in _NOT_IN_A_NAME or word in _PREPOSITIONS or len(name) == 2:
             break
         after = following[index + 1] if index + 1 < len(following) else ""
-        if name and word.endswith("s") and after in _DETERMINERS:
-            break  # "Which law governs the agreement?": "governs" is the verb, a law is asked for
+        if name and word.endswith("s") and (after in _DETERMINERS or _a_plural(after)):
+            # "Which law governs the agreement?", "Which court settles disputes?": the verb, a
+            # law and a court are asked for.
+            break
+        if name and _a_plural(name[-1]):
+            break  # "Which services need MFA?": a plural is the kind; "need" is the verb
         name.append(word)
-    if not name or (what and any(stem(word) in _GENERIC_KINDS for word in name)):
-        return None  # "what are the ways third parties ..." asks for ways, a generic word
+    # "What are the ways third parties ...?" asks for ways, "Which systems require MFA?" for
+    # systems: generic words, which the answer (a list of them) need not repeat.
+    if not name or any(stem(word) in (_GENERIC_KINDS if what else _LISTED) for word in name):
+        return None
     return stem(name[-1])
+
+
+_LISTED: Final = frozenset(
+    content_terms("system service tool application app platform device user customer person people")
+)
+
+
+def _a_plural(word: str) -> bool:
+    return word not in _NOT_IN_A_NAME and _PLURAL.search(word) is not None
+
+
+_PLURAL: Final = re.compile(r"[^su]s$")
+_PLURAL_OWNER: Final = re.compile(r"\b(\w+s)['\u2019](?!\w)")
 
 
 _TIME_UNITS: Final = frozenset(
@@ -397,26 +416,6 @@ def counted_kind(question: str) -> str | None:
     if match is None or match.group(1).lower() in _NOT_IN_A_NAME:
         return None
     return stem(match.group(1).lower())
-
-
-def parties_told(question: str) -> frozenset[str]:
-    """The parties a question asks about telling ("How quickly must the regulator be told about
-    a breach?": authority), empty for a "who" question, where they are context: a sentence
-    telling another party ("The DPO must be informed ... within 24 hours") is not the answer
-    when one tells them ("... the supervisory authority is notified within 72 hours")."""
-    terms = frozenset(content_terms(question))
-    if asks_who(question) or _NOTIFY not in terms:
-        return frozenset()
-    return terms & _AGENT_WORDS
-
-
-def tells_one_of(parties: frozenset[str], terms: AbstractSet[str]) -> bool:
-    """A sentence of these terms tells one of the parties: names it and the telling ("Backups
-    of customer data ..." tells customers nothing)."""
-    return _NOTIFY in terms and not parties.isdisjoint(terms)
-
-
-_NOTIFY: Final = stem("notify")
 
 
 def asks_who(question: str) -> bool:
@@ -459,7 +458,7 @@ _NOT_ACTIONS: Final = frozenset(content_terms("authority information significant
 def names_someone(sentence: str) -> bool:
     """The sentence holds a role or party word, a capitalised name after its first word, or an
     e-mail address."""
-    return bool(_AGENT_WORDS & {stem(word) for word in words(sentence)}) or bool(
+    return bool(AGENT_WORDS & {stem(word) for word in words(sentence)}) or bool(
         _NAME.search(sentence) or _EMAIL.search(sentence)
     )
 

@@ -25,9 +25,7 @@ from certiq.answering.answer_types import (
     named_document,
     names_someone,
     names_the_action,
-    parties_told,
     states_an_obligation,
-    tells_one_of,
     tells_what_follows,
     topic,
 )
@@ -50,7 +48,9 @@ from certiq.answering.who import (
     does_it,
     identifies,
     names_what_is_acted_on,
+    parties_told,
     role_asked,
+    tells_one_of,
 )
 from certiq.config import AnswerSettings
 from certiq.models import ConversationTurn, DraftQuote, DraftSentence, EvidenceSpan

@@ -1,4 +1,4 @@
-"""Who questions: who holds a role, and who does something.
+"""Who questions: who holds a role, and who does something; and whom a question asks is told.
 
 "Who is the Data Protection Officer?" asks for someone other than the role: a sentence about
 what the Data Protection Officer does ("The Data Protection Officer (DPO) owns this policy ...")
@@ -19,8 +19,15 @@ import re
 from collections.abc import Set as AbstractSet
 from typing import Final
 
-from certiq.answering.answer_types import WHO_ACTS, action_asked, names_someone, names_the_action
-from certiq.text import content_terms, written_words
+from certiq.answering.answer_types import (
+    AGENT_WORDS,
+    WHO_ACTS,
+    action_asked,
+    asks_who,
+    names_someone,
+    names_the_action,
+)
+from certiq.text import content_terms, stem, written_words
 from certiq.trust.claims import field_labels
 
 # "Who is the X ...?": the role, up to a word that qualifies it ("before", "of", "for").
@@ -115,3 +122,23 @@ def names_what_is_acted_on(done_to: frozenset[str], terms: AbstractSet[str]) -> 
     return not done_to.isdisjoint(terms) or (
         not done_to.isdisjoint(_REQUESTS) and not _EXCEPTIONS.isdisjoint(terms)
     )
+
+
+def parties_told(question: str) -> frozenset[str]:
+    """The parties a question asks about telling ("How quickly must the regulator be told about
+    a breach?": authority), empty for a "who" question, where they are context: a sentence
+    telling another party ("The DPO must be informed ... within 24 hours") is not the answer
+    when one tells them ("... the supervisory authority is notified within 72 hours")."""
+    terms = frozenset(content_terms(question))
+    if asks_who(question) or _NOTIFY not in terms:
+        return frozenset()
+    return terms & AGENT_WORDS
+
+
+def tells_one_of(parties: frozenset[str], terms: AbstractSet[str]) -> bool:
+    """A sentence of these terms tells one of the parties: names it and the telling ("Backups
+    of customer data ..." tells customers nothing)."""
+    return _NOTIFY in terms and not parties.isdisjoint(terms)
+
+
+_NOTIFY: Final = stem("notify")
