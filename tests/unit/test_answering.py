@@ -679,6 +679,25 @@ def test_asked_how_soon_a_party_is_told_the_sentence_telling_them_answers() -> N
     assert [s.text for s in draft] == [evidence[0].text]
 
 
+def test_a_quantity_of_something_done_is_answered_only_by_a_sentence_doing_it() -> None:
+    # GIVEN how quickly a SEV1 page is acknowledged, and how often SEV1 updates are posted
+    evidence = scored(
+        ("The on-call engineer must acknowledge a SEV1 page within 15 minutes.", 0.6),
+        ("Status updates are posted every 30 minutes for a SEV1 incident.", 0.5),
+        file_name="incident-response-plan.pdf",
+    )
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN asked how quickly a SEV1 incident is escalated THEN neither is the answer
+    assert answerer.select("How quickly must a SEV1 incident be escalated?", evidence) == []
+    # AND asked how quickly a SEV1 page is acknowledged, the first is
+    draft = answerer.select("How quickly must a SEV1 page be acknowledged?", evidence)
+    assert [s.text for s in draft] == [evidence[0].text]
+    # AND keeping is not asked of: footage overwritten after 30 days is kept that long
+    footage = scored(("CCTV footage is overwritten after 30 days.", 0.6), file_name="r.pdf")
+    draft = answerer.select("How long is CCTV footage kept?", footage)
+    assert [s.text for s in draft] == [footage[0].text]
+
+
 def test_a_quantity_asked_of_two_things_together_is_answered_for_each() -> None:
     # GIVEN the periods invoices and backups are kept for, and how often backups are tested
     evidence = scored(

@@ -8,7 +8,8 @@ ignores the conversation's earlier turns and calls nothing, so it costs no token
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Final
 
 from certiq.answering.answer_types import (
     about_another,
@@ -168,6 +169,8 @@ class ExtractiveAnswerer:
         if held & alternatives:
             held = held | alternatives
         if len(held) / len(query) <= QUANTITY_OVERLAP or about_another(asked, span.text):
+            return False
+        if not _does_what_is_measured(asked, terms):
             return False
         beyond_name = query - file_name_terms(span.file_name)
         if not beyond_name:
@@ -460,6 +463,23 @@ def _without_partial_answers(
             for other, other_stated in held
         )
     ]
+
+
+def _does_what_is_measured(asked: str, terms: Iterable[str]) -> bool:
+    """Asked a quantity of something done ("How quickly must a SEV1 incident be escalated?"),
+    the sentence names that doing: acknowledging a SEV1 page within 15 minutes is no
+    escalating. Keeping (retaining, storing) is not asked of: overwriting footage after 30
+    days says how long it is kept."""
+    terms = set(terms)
+    return all(
+        names_the_action(done, terms)
+        for done in content_terms(" ".join(_PARTICIPLE.findall(asked)))
+        if done not in _MEASURED_ANYHOW
+    )
+
+
+_PARTICIPLE: Final = re.compile(r"\b(?:be|is|are|was|were|been|get|gets|got)\s+(\w+(?:ed|en))\b")
+_MEASURED_ANYHOW: Final = frozenset(content_terms("kept needed required"))
 
 
 def _held(
