@@ -49,8 +49,10 @@ from certiq.text import content_terms
         ("How long are backups kept?", "Backups are kept as long as the account is open.", True),
         ("How often are keys rotated?", "Keys are rotated monthly.", True),
         ("How long are backups kept?", "Backups are encrypted at rest.", False),
-        # a number alone is no duration
+        # a number alone is no duration, nor is how often something is done
         ("How long is my information kept?", "We collect it from children under 13.", False),
+        ("How long do exceptions last?", "The DPO reports exceptions every quarter.", False),
+        ("How long are logs kept?", "Logs are kept for 13 months and reviewed monthly.", True),
         # how often asks for a frequency: a duration, or "each" and "every" of things, is not one
         ("How often is the policy reviewed?", "It is reviewed every 12 months.", True),
         ("How often is the plan tested?", "The plan is tested twice a year.", True),

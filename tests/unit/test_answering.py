@@ -637,6 +637,28 @@ def test_an_activity_done_to_nothing_is_told_apart_by_how_it_is_done() -> None:
     assert [s.text for s in draft] == [evidence[0].text]
 
 
+def test_a_part_asking_only_how_fast_is_answered_by_the_sentence_before_it() -> None:
+    # GIVEN the rule saying whom a stolen device is reported to, and how fast
+    evidence = scored(
+        (
+            "A lost or stolen device must be reported to the IT service desk within 1 hour of "
+            "noticing the loss.",
+            0.5,
+        ),
+        file_name="acceptable-use-policy.pdf",
+    )
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN asked whom to tell and how fast
+    draft = answerer.draft("If my laptop gets stolen, who do I tell and how fast?", evidence)
+    # THEN the rule answers both parts: no part is said not stated
+    assert [s.text for s in draft.sentences] == [evidence[0].text]
+    assert draft.unanswered == ()
+    # AND a part asking how fast of a rule stating no time is said not stated
+    untimed = scored(("A stolen device must be reported to the IT service desk.", 0.5))
+    draft = answerer.draft("If my laptop gets stolen, who do I tell and how fast?", untimed)
+    assert draft.unanswered == ("how fast?",)
+
+
 def test_a_thing_taken_somewhere_is_told_apart_by_where() -> None:
     # GIVEN rules about company laptops, none about taking one anywhere
     evidence = scored(

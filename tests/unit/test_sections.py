@@ -278,6 +278,7 @@ def test_a_document_asked_of_by_a_name_no_document_holds_is_not_stated() -> None
     for question in (
         "What is the company's parental leave policy?",
         "What does the travel policy say about expenses?",
+        "Is there a bring-your-own-device policy?",
     ):
         assert answerer.select(question, evidence_for(question, retention)) == []
     # AND a policy named by words its text holds is answered
@@ -290,6 +291,8 @@ def test_a_document_asked_of_by_a_name_no_document_holds_is_not_stated() -> None
     [
         ("What is the company's parental leave policy?", "parental leave policy"),
         ("What does the travel policy say about expenses?", "travel policy"),
+        ("Is there a bring-your-own-device policy?", "bring-your-own-device policy"),
+        ("Do we have a travel policy?", "travel policy"),
         ("What is the incident response plan about?", "incident response plan"),
         ("What is the retention policy for invoices?", None),  # asks of invoices
         ("What does the legal hold section say?", None),  # a section, not a document

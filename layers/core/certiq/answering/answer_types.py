@@ -636,6 +636,7 @@ def can_answer(question: str, sentence: str) -> bool:
         return _FREQUENCY_WORDS.search(sentence) is not None
     if asks_for_duration(question):
         # A number alone is no duration: "children under the age of 13" says nothing of how
-        # long anything is kept.
-        return _DURATION_WORDS.search(sentence) is not None
+        # long anything is kept; nor is how often something is done ("reports compliance ...
+        # every quarter" says nothing of how long an exception lasts).
+        return _DURATION_WORDS.search(_FREQUENCY_WORDS.sub(" ", sentence)) is not None
     return True

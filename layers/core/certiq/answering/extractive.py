@@ -36,7 +36,7 @@ from certiq.answering.listed import (
     names_an_absent_document,
     section_answering,
 )
-from certiq.answering.parts import parts_written_and_read
+from certiq.answering.parts import asks_only, parts_written_and_read
 from certiq.answering.permissions import (
     activity_asked,
     activity_done,
@@ -105,7 +105,11 @@ class ExtractiveAnswerer:
         unanswered: list[str] = []
         seen: set[str] = set()
         for written, read in parts_written_and_read(question):
-            answer = self.answer_part(read, evidence)
+            # A part asking only how fast (how long, how often) asks it of what the parts before
+            # ask about: "who do I tell and how fast?" is answered by the sentence saying whom,
+            # when it says how fast too.
+            answered_before = [s for s in sentences if asks_only(read) and can_answer(read, s.text)]
+            answer = answered_before or self.answer_part(read, evidence)
             if not answer:
                 unanswered.append(written)
             for sentence in answer:

@@ -58,6 +58,15 @@ def question_parts(question: str) -> list[str]:
     return parts if len(parts) > 1 else [question]
 
 
+def asks_only(part: str) -> bool:
+    """The part has no words but those asking for a quantity ("how fast?", "and how long?")."""
+    return set(content_terms(part)) <= _ASKING
+
+
+# Words asking for a quantity, which name nothing asked about.
+_ASKING: Final = frozenset(content_terms("fast quickly soon long often much many far"))
+
+
 def read_parts(question: str) -> list[str]:
     """``question_parts`` as they are retrieved for and answered: a later part's pronoun naming
     what the first part asks about (the note on a part not stated quotes it as written)."""

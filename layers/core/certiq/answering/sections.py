@@ -146,7 +146,8 @@ def _document_in(
 
 
 # "What is the company's parental leave policy?", "What does the travel policy say about
-# expenses?": a document asked of by its name, whatever is asked of it. When no document at
+# expenses?", "Is there a travel policy?": a document asked of by its name, whatever is asked of
+# it. When no document at
 # hand is the one named, the documents do not state what it says.
 _ASKS_OF_A_DOCUMENT: Final = (
     re.compile(
@@ -158,6 +159,13 @@ _ASKS_OF_A_DOCUMENT: Final = (
     re.compile(
         r"^what\s+(?:does|do)\s+(?:the|our|your|its|their)\s+(?:[\w-]+['\u2019]s\s+)?"
         r"(?P<named>[^?]+?)\s+say(?:\s+about\s+[^?]+)?\s*\??$",
+        re.I,
+    ),
+    # "Is there a bring-your-own-device policy?", "Do we have a travel policy?"
+    re.compile(
+        r"^(?:(?:is|are)\s+there|(?:do|does)\s+(?:we|you|the\s+company|[\w-]+)\s+have)\s+"
+        r"(?:an?|any)\s+(?P<named>[^?]*?\b(?:policy|policies|plan|agreement|contract|handbook|"
+        r"procedure|guidelines|manual))\s*\??$",
         re.I,
     ),
 )
