@@ -5,7 +5,10 @@ tests/data/answerability/demo_questions.jsonl through the local runtime (the rea
 and stores), reuse off. For questions the documents answer: right (a shown statement holds the
 answering words), wrong (statements shown, none of them the answer) or abstained. For questions
 they do not answer: abstained (the right outcome) or answered anyway, and how many statements
-were shown. Figures per split (dev: rules may be set looking at it; test: for reporting).
+were shown. For a question in parts, the note naming the parts not stated is checked too:
+``wrong_notes`` counts answers whose note names other parts than ``parts_not_stated`` (none
+unless the row lists some). Figures per split (dev: rules may be set looking at it; test: for
+reporting).
 
     .venv/bin/python scripts/bench_answerability.py [--show]
 """
@@ -34,6 +37,7 @@ def main() -> int:
 
     home = Path(tempfile.mkdtemp(prefix="certiq-answerability-"))
     os.environ["CERTIQ_HOME"] = str(home)
+    from certiq.answering.parts import question_parts
     from certiq.bootstrap import build_deps
     from certiq.config import ReuseSettings, Settings
     from certiq.questions import receive
@@ -53,13 +57,24 @@ def main() -> int:
         response = record.response if record is not None else None
         shown = [s.text for s in response.statements if s.shown] if response else []
         outcome = outcome_of(row, shown)
+        # The persist step quotes each part not stated as written, ending with "?".
+        message = (response.message if response else None) or ""
+        noted = [
+            part
+            for part in question_parts(row["question"])
+            if f'"{part.rstrip(" ?.!")}?"' in message
+        ]
+        note_wrong = bool(shown) and noted != row.get("parts_not_stated", [])
         for split in (row["split"], "all"):
             counts[split][outcome] += 1
             counts[split]["shown" + ("+" if row["answerable"] else "-")] += len(shown)
+            counts[split]["wrong_notes"] += note_wrong
         if args.show:
             print(f"{row['id']} {outcome:<10} {row['question']}", file=sys.stderr)
             for text in shown:
                 print(f"      | {text}", file=sys.stderr)
+            for part in noted:
+                print(f"      ~ not stated: {part}", file=sys.stderr)
     for split in ("dev", "test", "all"):
         print(json.dumps({"split": split, **summary(counts[split])}))
     return 0
@@ -93,6 +108,7 @@ def summary(counts: dict[str, int]) -> dict[str, Any]:
         "says_not_stated": share(counts["silent"], unanswerable),
         "answers_loosely": share(counts["loose"], unanswerable),
         "statements_when_loose": round(counts["shown-"] / max(1, counts["loose"]), 2),
+        "wrong_notes": counts["wrong_notes"],
     }
 
 
