@@ -273,6 +273,9 @@ def test_a_permission_question_asks_about_an_activity(question: str, activity: s
         ("is the incident response plan tested", "This plan is tested twice a year.", False),
         # a letter is no word naming a kind ("r" for "are")
         ("r logs kept", "Application and security logs are retained.", False),
+        # an acronym before a plural names its kind, as any word does
+        ("are HR records kept", "Invoices and accounting records are kept for 7 years.", True),
+        ("are accounting records kept", "Invoices and accounting records are kept.", False),
     ],
 )
 def test_a_sentence_about_another_of_the_thing_asked_about(

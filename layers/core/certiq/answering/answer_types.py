@@ -301,9 +301,11 @@ def about_another(asked: str, sentence: str, *, names_only: bool = False) -> boo
         before.setdefault(word, set()).add(previous)
     for index, (modifier, noun) in enumerate(itertools.pairwise(question_words)):
         if tokens[index][0].isupper():
-            # A name modifies a noun after a determiner ("the Manchester office"); otherwise a
-            # capitalised word is the subject ("Does TED use cookies?").
-            if index == 0 or tokens[index - 1].lower() not in _DETERMINERS:
+            # A name modifies a noun after a determiner ("the Manchester office"), an acronym
+            # one in the plural ("HR records", "IT systems"); otherwise a capitalised word is
+            # the subject ("Does TED use cookies?").
+            acronym = tokens[index].isupper() and _a_plural(tokens[index + 1])
+            if not acronym and (index == 0 or tokens[index - 1].lower() not in _DETERMINERS):
                 continue
         elif names_only:
             continue
