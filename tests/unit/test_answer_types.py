@@ -18,9 +18,9 @@ from certiq.answering.answer_types import (
     kind_asked,
     named_document,
     names_someone,
-    tells_what_follows,
     topic,
 )
+from certiq.answering.instructions import tells_what_follows
 from certiq.answering.permissions import activity_asked, activity_done, method_asked
 from certiq.text import content_terms
 
@@ -70,6 +70,14 @@ from certiq.text import content_terms
         ("Which insurance must the supplier hold?", "The supplier holds cyber insurance.", True),
         ("Which type of data is shared?", "Usage data is shared with partners.", True),
         ("Which type of data is shared?", "Your email address is shared.", False),
+        # nor by one naming another of its kind
+        (
+            "What's the encryption standard for laptops?",
+            "Returned laptops are wiped to NIST 800-88 standard.",
+            False,
+        ),
+        ("Which disk encryption do laptops use?", "Laptops use full-disk encryption.", True),
+        ("Which standard is used to wipe disks?", "Disks are wiped to NIST 800-88 standard.", True),
         ("Which do you prefer?", "Either will do.", True),
         # "What is the X" too, unless X is a word answers do not repeat
         ("What is the budget for security training?", "Security training is annual.", False),
@@ -187,6 +195,8 @@ def test_the_topic_of_a_question_leaves_out_the_words_asking_for_a_quantity(
         ("What type of personal info is shared with third parties?", None),
         # "what is the X" asks for an X too, but not for a word answers do not repeat
         ("What is the liability cap?", "cap"),
+        ("What's the liability cap?", "cap"),
+        ("What is the encryption standard for laptops?", "standard"),
         ("What is the budget for security training?", "budget"),
         ("What is the purpose behind retaining my data?", None),
         ("What are the ways third parties obtain our information?", None),

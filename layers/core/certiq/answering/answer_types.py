@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
+from certiq.answering.instructions import states_an_obligation
 from certiq.text import STOPWORDS, content_terms, numbers, stem, words, written_words
 
 # Asking for an amount: only a sentence with a number (or a number word) can answer.
@@ -113,7 +114,7 @@ _WHAT_KIND: Final = re.compile(
     r"\bwhat\s+(?:(?:type|types|kind|kinds|sort|sorts)\s+of\s+)?"
     r"(?=(?:[a-z-]+\s+)?[a-z-]+\s+(?:does|do|did|is|are|was|were|must|can|could|will|would|"
     r"should|shall|may|might|has|have)\b)"
-    r"|\bwhat\s+(?:is|are|was|were)\s+(?:the|a|an)\s+"
+    r"|\bwhat(?:\s+(?:is|are|was|were)|['\u2019]s)\s+(?:the|a|an)\s+"
     # "Who is the CEO of ...?" asks for the CEO: a sentence naming someone else is no answer.
     r"|\bwho\s+(?:is|are|was|were)\s+(?:the|a|an|our|your|their)\s+",
     re.I,
@@ -138,7 +139,7 @@ _GENERIC_KINDS: Final = frozenset(
         purpose reason scope extent way manner means method step measure action practice choice
         option control change use detail part thing kind type sort information info data policy
         maximum minimum main total current average time date deadline threshold value severity
-        status name address role standard requirement rule service product person people
+        status name address role requirement rule service product person people
         individual contact consequence outcome difference
         """.split(),
     ]
@@ -284,18 +285,21 @@ _STOPWORD_STEMS: Final = frozenset(stem(word) for word in STOPWORDS)
 _SUBJECT_PRONOUNS: Final = frozenset("i we you they he she".split())
 
 
-def about_another(asked: str, sentence: str, *, names_only: bool = False) -> bool:
+def about_another(
+    asked: str, sentence: str, *, names_only: bool = False, kind: str | None = None
+) -> bool:
     """What is asked about names a thing by two words ("visitor logs", "the Manchester office")
     and the sentence names another of its kind ("Application and security logs", "the Leeds
     office"): the noun is there, the word before it in the question is not, and another word
     stands before it in the sentence. What the sentence says of security logs is no answer
     about visitor logs. A capitalised word is such a word only after a determiner ("the
     Manchester office", not "Does TED use cookies?"); ``names_only``: only such a word is read,
-    as any question may name one."""
+    as any question may name one; ``kind``: only the kind of thing asked for is read ("the
+    encryption standard" is not "NIST 800-88 standard")."""
     tokens = written_words(asked)
     question_words = [stem(token.lower()) for token in tokens]
     sentence_words = [stem(word) for word in words(sentence)]
-    present = set(sentence_words)
+    present = {*sentence_words, *content_terms(sentence)}  # "full-disk": full, disk
     before: dict[str, set[str]] = {}
     for previous, word in itertools.pairwise(sentence_words):
         before.setdefault(word, set()).add(previous)
@@ -307,7 +311,9 @@ def about_another(asked: str, sentence: str, *, names_only: bool = False) -> boo
             acronym = tokens[index].isupper() and _a_plural(tokens[index + 1])
             if not acronym and (index == 0 or tokens[index - 1].lower() not in _DETERMINERS):
                 continue
-        elif names_only:
+        elif names_only and kind is None:
+            continue
+        if kind is not None and noun != kind:
             continue
         if index and tokens[index - 1].lower() in _SUBJECT_PRONOUNS:
             continue  # "do we keep data about ...": a verb after its subject names no kind
@@ -506,66 +512,6 @@ def answers_where(question: str, sentence: str) -> bool:
     return _ASKS_WHERE.search(question) is not None and _PLACE.search(sentence) is not None
 
 
-# "What happens when a legal hold is placed?": what the thing asked about does once it is.
-_WHAT_HAPPENS: Final = re.compile(
-    r"^\W*what\s+happens\s+(?:when|if|once|after)\s+(?:an?|the|my|our|your|this)?\s*"
-    r"(?P<subject>[\w\s-]+?)\s+(?:is|are|was|were|gets?|has|have|becomes?)\b",
-    re.IGNORECASE,
-)
-# "What happens if I break the policy?": what follows what someone does is a consequence.
-_WHAT_HAPPENS_IF_DONE: Final = re.compile(
-    r"^\W*what\s+happens\s+(?:when|if|once|after)\s+(?:I|you|we|they|someone|somebody|anyone"
-    r"|(?:an?|the)\s+(?:employee|user|contractor|supplier|customer|member of staff))\s",
-    re.IGNORECASE,
-)
-_CONSEQUENCE: Final = re.compile(
-    r"\b(?:lead|leads|led|result|results)\s+(?:to|in)\b|\bsubject\s+to\b|\bconsequences?\b",
-    re.IGNORECASE,
-)
-_DETERMINER: Final = re.compile(r"^\W*(?:an?|the|this|that|each|every|any)\s+", re.IGNORECASE)
-
-
-# "What should I do if I lose my laptop?" asks for an instruction, which a rule states with an
-# obligation: "A lost or stolen device must be reported ...", not "Company laptops use full-disk
-# encryption ...", which holds the question's word as well.
-_ASKS_WHAT_TO_DO: Final = re.compile(
-    r"^\W*what\s+(?:should|must|do|shall|have)\s+(?:I|we|you|employees|staff|users?)\s+"
-    r"(?:to\s+)?do\b",
-    re.IGNORECASE,
-)
-_OBLIGATION: Final = re.compile(
-    r"\b(?:must|should|shall|required|(?:need|needs|has|have) to|(?:is|are) to)\b", re.IGNORECASE
-)
-
-
-def asks_what_to_do(question: str) -> bool:
-    """An instruction is asked for: "What should I do if ...?", "What must we do ...?"."""
-    return _ASKS_WHAT_TO_DO.search(question) is not None
-
-
-def states_an_obligation(sentence: str) -> bool:
-    """The sentence says what must be done ("must", "is required", "has to")."""
-    return _OBLIGATION.search(sentence) is not None
-
-
-def tells_what_follows(question: str, sentence: str) -> bool:
-    """The question asks what happens when something is done, and the sentence opens with that
-    thing as its subject: "A legal hold suspends deletion ..." answers "What happens when a
-    legal hold is placed?", which the sentences saying when one is placed, sharing more of its
-    words, do not. Asked what happens when someone does something, the sentence states a
-    consequence: "Violations of this policy may lead to ... disciplinary action" answers "What
-    happens if I break the acceptable use policy?"; "... does not interfere with work, break
-    the law ..." does not."""
-    if _WHAT_HAPPENS_IF_DONE.search(question):
-        return _CONSEQUENCE.search(sentence) is not None
-    found = _WHAT_HAPPENS.search(question)
-    if found is None:
-        return False
-    subject = content_terms(found.group("subject"))
-    opening = content_terms(_DETERMINER.sub("", sentence, count=1))[: len(subject)]
-    return bool(subject) and opening == subject
-
-
 def asks_for_a_quantity(question: str) -> bool:
     """An amount, a duration or a frequency."""
     return asks_for_amount(question) or asks_for_duration(question)
@@ -606,7 +552,9 @@ def can_answer(question: str, sentence: str) -> bool:
     question names by name ("about_another"), or for who does something ("who must approve")
     and the sentence does not name the doing; True otherwise (nothing is known against it)."""
     kind = kind_asked(question)
-    if kind is not None and not names_kind(kind, sentence):
+    if kind is not None and (
+        not names_kind(kind, sentence) or about_another(question, sentence, kind=kind)
+    ):
         return False
     if about_another(question, sentence, names_only=True):
         return False

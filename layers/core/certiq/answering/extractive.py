@@ -18,7 +18,6 @@ from certiq.answering.answer_types import (
     answers_where,
     asks_for_a_quantity,
     asks_what_it_is,
-    asks_what_to_do,
     asks_who,
     can_answer,
     coordinated_terms,
@@ -26,9 +25,12 @@ from certiq.answering.answer_types import (
     named_document,
     names_someone,
     names_the_action,
+    topic,
+)
+from certiq.answering.instructions import (
+    asks_what_to_do,
     states_an_obligation,
     tells_what_follows,
-    topic,
 )
 from certiq.answering.listed import (
     document_answering,
