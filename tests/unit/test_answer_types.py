@@ -70,6 +70,9 @@ from certiq.text import content_terms
         ("Which insurance must the supplier hold?", "The supplier holds cyber insurance.", True),
         ("Which type of data is shared?", "Usage data is shared with partners.", True),
         ("Which type of data is shared?", "Your email address is shared.", False),
+        # Asked what a document says about something, a sentence not naming it says nothing
+        ("Does the plan say anything about ransomware?", "This plan covers incidents.", False),
+        ("Does the plan say anything about ransomware?", "Ransomware is a SEV1 incident.", True),
         # nor by one naming another of its kind
         (
             "What's the encryption standard for laptops?",

@@ -659,6 +659,21 @@ def test_a_part_asking_only_how_fast_is_answered_by_the_sentence_before_it() -> 
     assert draft.unanswered == ("how fast?",)
 
 
+def test_asked_whether_it_may_be_done_the_sentence_saying_it_may_answers() -> None:
+    # GIVEN what follows termination, scored first, and the right to terminate "it"
+    evidence = scored(
+        ("On termination the supplier deletes all Northwind data within 30 days.", 0.5),
+        ("Either party may terminate it with 90 days' written notice.", 0.3),
+        file_name="supplier-agreement.pdf",
+    )
+    # WHEN asked whether Northwind can end the supplier contract
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "Can Northwind end the supplier contract early?", evidence
+    )
+    # THEN the sentence saying it may be ended answers, alone
+    assert [s.text for s in draft] == [evidence[1].text]
+
+
 def test_a_thing_taken_somewhere_is_told_apart_by_where() -> None:
     # GIVEN rules about company laptops, none about taking one anywhere
     evidence = scored(
@@ -1005,6 +1020,21 @@ def test_asked_what_to_do_the_rule_saying_what_must_be_done_answers() -> None:
     # WHEN the offline answerer drafts THEN the rule is the answer, alone
     draft = ExtractiveAnswerer(AnswerSettings()).select(question, evidence)
     assert [s.text for s in draft] == [evidence[0].text]
+
+
+def test_asked_what_someone_else_has_to_do_the_rule_saying_what_they_must_answers() -> None:
+    # GIVEN what the supplier does on termination, scored first, and its duty on incidents
+    evidence = scored(
+        ("On termination the supplier deletes all Northwind data within 30 days.", 0.6),
+        ("The supplier must notify Northwind of any security incident within 24 hours.", 0.5),
+        file_name="supplier-agreement.pdf",
+    )
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN asked what the supplier has to do if hacked THEN its duty is the answer, alone
+    question = "What does the supplier have to do if they get hacked?"
+    assert [s.text for s in answerer.select(question, evidence)] == [evidence[1].text]
+    # AND asked what the agreement does, that is no question of a duty: both may answer
+    assert len(answerer.select("What does the supplier do when the agreement ends?", evidence))
 
 
 def test_which_of_two_lasts_longer_is_answered_by_each_ones_period() -> None:

@@ -543,6 +543,14 @@ _IT_TAKES: Final = re.compile(
 )
 
 
+# "Does the plan say anything about ransomware?", "What does the policy state on backups?"
+_SAYS_ABOUT: Final = re.compile(
+    r"\b(?:say|says|mention|mentions|state|states)\s+(?:anything\s+|something\s+)?"
+    r"(?:about|on|regarding)\s+([^?.!]+)",
+    re.IGNORECASE,
+)
+
+
 def can_answer(question: str, sentence: str) -> bool:
     """False when the question asks for an amount, a duration or a frequency that the sentence
     does not state in any form (how often: "every 12 months", "twice a year", "annually"), for
@@ -551,6 +559,9 @@ def can_answer(question: str, sentence: str) -> bool:
     the CEO") the sentence does not name, or when the sentence names another of the thing the
     question names by name ("about_another"), or for who does something ("who must approve")
     and the sentence does not name the doing; True otherwise (nothing is known against it)."""
+    said_about = _SAYS_ABOUT.search(question)
+    if said_about and set(content_terms(said_about.group(1))).isdisjoint(content_terms(sentence)):
+        return False  # asked what the plan says about ransomware, a sentence not naming it
     kind = kind_asked(question)
     if kind is not None and (
         not names_kind(kind, sentence) or about_another(question, sentence, kind=kind)

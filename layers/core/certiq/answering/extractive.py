@@ -44,6 +44,7 @@ from certiq.answering.permissions import (
     activity_done,
     does_the_activity,
     method_asked,
+    permits_the_activity,
     told_apart_by,
 )
 from certiq.answering.who import (
@@ -283,8 +284,17 @@ class ExtractiveAnswerer:
         beyond_the_verb = told_apart_by(question)
         # May it be done: a sentence about where it would be done ("Removable USB storage is
         # blocked on all company laptops" for installing software on one) is not the answer when
-        # another speaks of doing it.
-        doing = [(s, terms) for s, terms in statements if done and does_the_activity(done, terms)]
+        # another speaks of doing it, and one saying it may be done comes before the others.
+        # "It" in a sentence may be its document: "Either party may terminate it ..." of the
+        # supplier agreement terminates the agreement.
+        doing = []
+        if done is not None:
+            doing = [
+                (span, terms)
+                for span, terms in statements
+                if does_the_activity(done, terms | _its_document(span))
+            ]
+            doing = [it for it in doing if permits_the_activity(done, it[0].text)] or doing
         # Nor is one telling another party than the one asked of: "The DPO must be informed
         # within 24 hours" for how quickly the regulator is told.
         told = parties_told(question)
@@ -486,6 +496,14 @@ def _does_what_is_measured(asked: str, terms: Iterable[str]) -> bool:
 
 _PARTICIPLE: Final = re.compile(r"\b(?:be|is|are|was|were|been|get|gets|got)\s+(\w+(?:ed|en))\b")
 _MEASURED_ANYHOW: Final = frozenset(content_terms("kept needed required"))
+
+
+def _its_document(span: EvidenceSpan) -> frozenset[str]:
+    """The words of the sentence's file name, when the sentence says "it"."""
+    return file_name_terms(span.file_name) if _IT.search(span.text) else frozenset()
+
+
+_IT: Final = re.compile(r"\bit\b", re.IGNORECASE)
 
 
 def _held(

@@ -33,12 +33,15 @@ _CONSEQUENCE: Final = re.compile(
 _DETERMINER: Final = re.compile(r"^\W*(?:an?|the|this|that|each|every|any)\s+", re.IGNORECASE)
 
 
-# "What should I do if I lose my laptop?" asks for an instruction, which a rule states with an
+# "What should I do if I lose my laptop?", "What does the supplier have to do if ...?" ask for
+# an instruction, which a rule states with an
 # obligation: "A lost or stolen device must be reported ...", not "Company laptops use full-disk
 # encryption ...", which holds the question's word as well.
+_SOMEONE: Final = r"(?:the|each|every|our|a|an)\s+(?:[\w-]+\s+){0,2}?[\w-]+"
 _ASKS_WHAT_TO_DO: Final = re.compile(
-    r"^\W*what\s+(?:should|must|do|shall|have)\s+(?:I|we|you|employees|staff|users?)\s+"
-    r"(?:to\s+)?do\b",
+    r"^\W*what\s+(?:(?:should|must|do|shall|have)\s+(?:I|we|you|employees|staff|users?)\s+"
+    rf"(?:(?:have|need)\s+)?(?:to\s+)?|(?:should|must|shall)\s+{_SOMEONE}\s+"
+    rf"|(?:does|do)\s+{_SOMEONE}\s+(?:have|has|need|needs)\s+to\s+)do\b",
     re.IGNORECASE,
 )
 _OBLIGATION: Final = re.compile(

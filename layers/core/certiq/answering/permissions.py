@@ -7,10 +7,11 @@ emails?"), answered first by the sentences saying how it is done."""
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from typing import Final
 
 from certiq.answering.answer_types import ADVERB, names_the_action
-from certiq.text import content_terms
+from certiq.text import content_terms, written_words
 
 # A yes/no question asking whether something is allowed: "Is working from abroad allowed?",
 # "Can I use ChatGPT with customer data?", "Does the policy allow bringing pets?".
@@ -62,7 +63,8 @@ _WORDS_AFTER = r"((?:\s+[\w'-]+)*?)"
 _PERMITTED_ACTIVITY: Final = (
     re.compile(
         r"\b(?:(?:allowed|permitted|ok|okay) to|(?:can|may|could) (?:i|we|employees|staff|"
-        rf"contractors|visitors|someone|anyone))\s+{ADVERB}([a-z]+){_WORDS_AFTER}\W*$",
+        r"contractors|visitors|someone|anyone|(?:the|either|each) [a-z]+|(?-i:[A-Z][\w-]+)))"
+        rf"\s+{ADVERB}([a-z]+){_WORDS_AFTER}\W*$",
         re.IGNORECASE,
     ),
     re.compile(rf"\ballow(?:s|ed)?\s+([a-z]+ing){_WORDS_AFTER}\W*$", re.IGNORECASE),
@@ -112,11 +114,26 @@ def told_apart_by(question: str) -> set[str]:
 _PLACES: Final = frozenset(content_terms("abroad overseas home offsite outside away"))
 
 
-def does_the_activity(activity: tuple[str, frozenset[str]], terms: set[str]) -> bool:
+def does_the_activity(activity: tuple[str, frozenset[str]], terms: AbstractSet[str]) -> bool:
     """A sentence of these content terms speaks of doing it: the action, and what it is done to
     when the question names it ("share your information" is not sharing an opinion)."""
     verb, done_to = activity
     return names_the_action(verb, terms) and (not done_to or bool(done_to & terms))
+
+
+def permits_the_activity(activity: tuple[str, frozenset[str]], sentence: str) -> bool:
+    """The sentence says the action may be done: "Either party may terminate it ..." answers
+    "Can Northwind end the supplier contract early?" before "On termination the supplier
+    deletes ..." does, which says what follows it."""
+    written = [word.lower() for word in written_words(sentence)]
+    return any(
+        names_the_action(activity[0], content_terms(word))
+        and not _MAY.isdisjoint(written[max(0, index - 3) : index])
+        for index, word in enumerate(written)
+    )
+
+
+_MAY: Final = frozenset("may can could allowed permitted entitled right".split())
 
 
 # "How can I opt out of marketing emails?", "How do I delete my account?": how something is
