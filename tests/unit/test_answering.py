@@ -1037,6 +1037,20 @@ def test_asked_what_someone_else_has_to_do_the_rule_saying_what_they_must_answer
     assert len(answerer.select("What does the supplier do when the agreement ends?", evidence))
 
 
+def test_asked_what_to_do_with_something_the_sentence_saying_what_is_done_to_it_answers() -> None:
+    # GIVEN a duty about records of something else, and what is done with paper records
+    evidence = scored(
+        ("Paper records containing personal data are shredded on site.", 0.5),
+        ("Each system owner must keep a record of the personal data held.", 0.4),
+        file_name="data-retention-policy.pdf",
+    )
+    # WHEN asked what to do with paper records containing personal data
+    question = "What do I do with paper records containing personal data?"
+    draft = ExtractiveAnswerer(AnswerSettings()).select(question, evidence)
+    # THEN what is done with them is the answer, though it states no duty
+    assert [s.text for s in draft] == [evidence[0].text]
+
+
 def test_which_of_two_lasts_longer_is_answered_by_each_ones_period() -> None:
     # GIVEN a sentence on deleting backups that states no period, and each one's period
     question = "Which is longer, invoices or backups?"

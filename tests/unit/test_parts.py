@@ -69,6 +69,14 @@ def test_a_difference_is_asked_as_what_each_is(question: str, parts: list[str]) 
             "What is the liability cap and who agreed to it?",
             ["What is the liability cap", "who agreed to the liability cap?"],
         ),
+        # and who does what to it: "they" are what is acted on
+        (
+            "who approves exceptions to the retention policy and how long do they last?",
+            [
+                "who approves exceptions to the retention policy",
+                "how long do exceptions to the retention policy last?",
+            ],
+        ),
         # the first part saying no plain subject, "it" stays as written
         ("Who approves it; when is it renewed?", ["Who approves it", "when is it renewed?"]),
     ],

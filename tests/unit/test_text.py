@@ -116,6 +116,10 @@ def test_a_regulator_is_an_authority() -> None:
     assert stem("authority") in asked
 
 
+def test_chars_are_characters() -> None:
+    assert stem("chars") == stem("characters")
+
+
 def test_telling_or_informing_someone_is_notifying_them() -> None:
     assert stem("told") == stem("tell") == stem("informed") == stem("notified")
     # AND information is data, not informing

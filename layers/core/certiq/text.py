@@ -132,6 +132,8 @@ _IRREGULAR = {
         # An e-mail is an email: "Can I use my personal email ...?" meets "... required for
         # e-mail" (a hyphen after one letter joins no two words: the compound stays whole).
         "email": "e-mail e-mails e-mailed e-mailing",
+        # "How many chars does a password need?" asks for characters.
+        "character": "char chars",
         # Telling or informing someone is notifying them: "How quickly must the regulator be
         # told about a breach?" is answered by "... the supervisory authority is notified".
         "notify": "tell tells telling told inform informs informed informing",

@@ -138,7 +138,7 @@ _GENERIC_KINDS: Final = frozenset(
         *"""
         purpose reason scope extent way manner means method step measure action practice choice
         option control change use detail part thing kind type sort information info data policy
-        maximum minimum main total current average time date deadline threshold value severity
+        maximum minimum main total current average time date deadline threshold value sla severity
         status name address role requirement rule service product person people
         individual contact consequence outcome difference
         """.split(),

@@ -276,10 +276,15 @@ class ExtractiveAnswerer:
                 item for item in statements if names_the_action(method, item[1])
             ] or statements
         if asks_what_to_do(question):
-            # Asked what to do, the rules saying what must be done answer, when any does.
-            statements = [
-                item for item in statements if states_an_obligation(item[0].text)
-            ] or statements
+            # Asked what to do, the rules saying what must be done answer, unless a sentence
+            # stating none holds more than half of the question's words and more than they do:
+            # "Paper records containing personal data are shredded on site ..." says what to do
+            # with them, "Each system owner must keep ... records ..." does not.
+            obliging = [item for item in statements if states_an_obligation(item[0].text)]
+            most = [len(_held(span, terms, query)) for span, terms in (*obliging, *statements)]
+            best = max(most, default=0)
+            if best <= len(query) / 2 or max(most[: len(obliging)], default=0) >= best:
+                statements = obliging or statements
         done = activity_done(question)
         beyond_the_verb = told_apart_by(question)
         # May it be done: a sentence about where it would be done ("Removable USB storage is

@@ -95,6 +95,12 @@ _ASKED_OF_WHAT: Final = re.compile(
     r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?P<subject>[\w'’ -]+?)\s*[?.!,]*\s*$",
     re.IGNORECASE,
 )
+# ... and "Who approves exceptions to the retention policy" (who does it to what).
+_ASKED_OF_WHO_ACTS: Final = re.compile(
+    r"^\s*who\s+(?:(?:must|should|can|may|will|does|do)\s+)?(?!is\b|are\b)[a-z]+s?\s+"
+    r"(?P<subject>[\w'’ -]+?)\s*[?.!,]*\s*$",
+    re.IGNORECASE,
+)
 _BACK_REFERENCE: Final = re.compile(r"\b(?:it|them|they)\b", re.IGNORECASE)
 
 
@@ -102,7 +108,11 @@ def _naming_what_it_stands_for(part: str, first: str) -> str:
     """A later part with "it", "them" or "they" for what the first part asks about, naming it:
     "who can access them?" after "How long are application logs kept" asks who can access
     application logs, so a sentence on who has access to something else is no answer to it."""
-    asked = _ASKED_OF_PASSIVE.match(first) or _ASKED_OF_WHAT.match(first)
+    asked = (
+        _ASKED_OF_PASSIVE.match(first)
+        or _ASKED_OF_WHAT.match(first)
+        or _ASKED_OF_WHO_ACTS.match(first)
+    )
     if asked is None:
         return part
     return _BACK_REFERENCE.sub(lambda _: asked.group("subject"), part)
