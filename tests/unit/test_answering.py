@@ -1051,6 +1051,21 @@ def test_asked_what_to_do_with_something_the_sentence_saying_what_is_done_to_it_
     assert [s.text for s in draft] == [evidence[0].text]
 
 
+def test_a_name_every_document_holds_tells_no_sentence_apart() -> None:
+    # GIVEN three documents, each naming the company
+    evidence = scored(
+        ("This plan describes how Northwind Analytics detects incidents.", 0.5),
+        ("This policy explains how Northwind staff may use devices.", 0.4),
+        ("The supplier must notify Northwind of any security incident.", 0.3),
+    )
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN asked something of the company none states THEN the answerer abstains
+    assert answerer.select("Does Northwind have cyber insurance?", evidence) == []
+    # AND a sentence holding more of the question than the name answers
+    draft = answerer.select("Who must notify Northwind of a security incident?", evidence)
+    assert [s.text for s in draft] == [evidence[2].text]
+
+
 def test_which_of_two_lasts_longer_is_answered_by_each_ones_period() -> None:
     # GIVEN a sentence on deleting backups that states no period, and each one's period
     question = "Which is longer, invoices or backups?"

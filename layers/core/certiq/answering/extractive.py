@@ -59,7 +59,14 @@ from certiq.answering.who import (
 from certiq.config import AnswerSettings
 from certiq.models import ConversationTurn, DraftQuote, DraftSentence, EvidenceSpan
 from certiq.ports import ChatDraft
-from certiq.text import content_terms, file_name_terms, heading_terms, numbers, section_terms
+from certiq.text import (
+    content_terms,
+    file_name_terms,
+    heading_terms,
+    numbers,
+    section_terms,
+    written_words,
+)
 from certiq.trust.claims import field_labels
 
 NEAR_DUPLICATE = 0.7
@@ -326,6 +333,7 @@ class ExtractiveAnswerer:
         min_overlap = self._settings.min_overlap
         close_second = 0.95 * ranked[0][0].score
         only_in_one = {term for term in query if sum(term in terms for _, terms in statements) == 1}
+        everywhere = _in_every_document(question, evidence)
         chosen: list[tuple[EvidenceSpan, set[str]]] = []
         first_held: set[str] = set()
         alternatives = coordinated_terms(asked)
@@ -337,7 +345,7 @@ class ExtractiveAnswerer:
             if span.score < floor:
                 break
             held = _held(span, terms, query)
-            if len(held) / len(query) < min_overlap:
+            if len(held) / len(query) < min_overlap or (bool(held) and held <= everywhere):
                 continue
             if quantity and not self._about_the_quantity(
                 asked, span, terms, held, query, alternatives
@@ -501,6 +509,23 @@ def _does_what_is_measured(asked: str, terms: Iterable[str]) -> bool:
 
 _PARTICIPLE: Final = re.compile(r"\b(?:be|is|are|was|were|been|get|gets|got)\s+(\w+(?:ed|en))\b")
 _MEASURED_ANYHOW: Final = frozenset(content_terms("kept needed required"))
+
+
+def _in_every_document(question: str, evidence: Sequence[EvidenceSpan]) -> set[str]:
+    """The names the question writes (capitalised after its first word) that the evidence of
+    every document holds, when it is from three or more: the company's name tells no sentence
+    apart ("Does Northwind have cyber insurance?" is not answered by "This plan describes how
+    Northwind Analytics ...")."""
+    names = set(
+        content_terms(" ".join(word for word in written_words(question)[1:] if word[:1].isupper()))
+    )
+    held: dict[str, set[str]] = {}
+    for span in evidence:
+        held.setdefault(span.doc_id, set()).update(names.intersection(content_terms(span.text)))
+    return set.intersection(*held.values()) if len(held) >= _MANY_DOCUMENTS else set()
+
+
+_MANY_DOCUMENTS: Final = 3
 
 
 def _its_document(span: EvidenceSpan) -> frozenset[str]:
