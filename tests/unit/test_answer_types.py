@@ -70,6 +70,13 @@ from certiq.text import content_terms
         ("Which insurance must the supplier hold?", "The supplier holds cyber insurance.", True),
         ("Which type of data is shared?", "Usage data is shared with partners.", True),
         ("Which type of data is shared?", "Your email address is shared.", False),
+        # nor a sentence naming another place than the one asked of
+        (
+            "How long is CCTV in Manchester kept?",
+            "CCTV from the Leeds office is kept 30 days.",
+            False,
+        ),
+        ("How long is CCTV in Leeds kept?", "CCTV from the Leeds office is kept 30 days.", True),
         # Asked what a document says about something, a sentence not naming it says nothing
         ("Does the plan say anything about ransomware?", "This plan covers incidents.", False),
         ("Does the plan say anything about ransomware?", "Ransomware is a SEV1 incident.", True),
@@ -467,6 +474,11 @@ def test_a_word_beginning_as_an_action_does_is_not_doing_it() -> None:
 
 def test_things_asked_about_together_are_read_as_alternatives() -> None:
     assert coordinated_terms("How long are invoices and backups kept?") == {"invoic", "backup"}
+    # words with digits, after a determiner, are things too
+    asked = "Which is longer: the SEV1 or the SEV2 acknowledgement window?"
+    assert coordinated_terms(asked) == {"sev1", "sev2"}
+    # and what follows a colon is what is asked about
+    assert topic(asked) == "the SEV1 or the SEV2 acknowledgement window"
     assert coordinated_terms("How long are logs or backups kept?") == {"log", "backup"}
     # a stopword on either side joins no two things
     assert coordinated_terms("How long are backups kept and why?") == set()

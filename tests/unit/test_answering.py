@@ -1066,6 +1066,21 @@ def test_a_name_every_document_holds_tells_no_sentence_apart() -> None:
     assert [s.text for s in draft] == [evidence[2].text]
 
 
+def test_asked_whether_a_period_in_words_holds_other_periods_are_padding() -> None:
+    # GIVEN the logs' period, then periods of other things, scored close to it
+    evidence = scored(
+        ("Application and security logs are retained for 13 months.", 0.6),
+        ("Support tickets are kept for 3 years after they are closed.", 0.55),
+        file_name="data-retention-policy.pdf",
+    )
+    # WHEN asked whether logs are kept for two years (a number in words)
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "Is it true that logs are kept for two years?", evidence
+    )
+    # THEN the logs' period is the answer, alone
+    assert [s.text for s in draft] == [evidence[0].text]
+
+
 def test_which_of_two_lasts_longer_is_answered_by_each_ones_period() -> None:
     # GIVEN a sentence on deleting backups that states no period, and each one's period
     question = "Which is longer, invoices or backups?"

@@ -327,7 +327,11 @@ def about_another(
 
 
 # Two things asked about together, a word each: "invoices and backups", "logs or backups".
-_COORDINATED: Final = re.compile(r"\b([^\W\d_]+) (?:and|or) ([^\W\d_]+)\b", re.IGNORECASE)
+# A word may hold digits ("the SEV1 or the SEV2 page"), after a determiner.
+_COORDINATED: Final = re.compile(
+    r"\b([^\W_]*[^\W\d_][^\W_]*) (?:and|or) (?:the |an? )?([^\W_]*[^\W\d_][^\W_]*)\b",
+    re.IGNORECASE,
+)
 
 
 def coordinated_terms(asked: str) -> set[str]:
@@ -471,6 +475,16 @@ def names_someone(sentence: str) -> bool:
     )
 
 
+def states_a_quantity(text: str) -> bool:
+    """The text states a number, in digits or in words before a unit ("two years")."""
+    return bool(numbers(text)) or _COUNTED.search(text) is not None
+
+
+_COUNTED: Final = re.compile(
+    rf"\b(?:{_NUMBER_WORDS})\s+(?:second|minute|hour|day|week|month|quarter|year)s?\b", re.I
+)
+
+
 def asks_for_amount(question: str) -> bool:
     return _AMOUNT.search(question) is not None
 
@@ -525,7 +539,8 @@ def topic(question: str) -> str:
     cue = _AMOUNT.search(question) or _DURATION.search(question)
     if cue is None:
         return question
-    rest = re.split(r"[?.!;:]", question[cue.end() :], maxsplit=1)[0]
+    # "Which is longer: the SEV1 or the SEV2 window?": what follows the colon is asked about.
+    rest = re.split(r"[?.!;:]", question[cue.end() :].lstrip(" :,"), maxsplit=1)[0]
     # "How long do exceptions last?": the verb asks for the duration, as "how long" does; the
     # answer is about exceptions ("valid for at most 12 months") and need not say "last". So do
     # attribute words: "What is the minimum password length?" is about passwords ("at least 14
@@ -551,6 +566,17 @@ _SAYS_ABOUT: Final = re.compile(
 )
 
 
+def _another_place(question: str, sentence: str) -> bool:
+    """The question names a place ("CCTV in Manchester") and the sentence another, not it
+    ("CCTV footage from the Leeds office ...")."""
+    asked = set(_IN_A_PLACE.findall(question))
+    stated = set(_IN_A_PLACE.findall(sentence))
+    return bool(asked and stated) and not any(place in sentence for place in asked)
+
+
+_IN_A_PLACE: Final = re.compile(r"\b(?:in|at|from)\s+(?:the\s+)?([A-Z][a-z]+)\b")
+
+
 def can_answer(question: str, sentence: str) -> bool:
     """False when the question asks for an amount, a duration or a frequency that the sentence
     does not state in any form (how often: "every 12 months", "twice a year", "annually"), for
@@ -567,7 +593,7 @@ def can_answer(question: str, sentence: str) -> bool:
         not names_kind(kind, sentence) or about_another(question, sentence, kind=kind)
     ):
         return False
-    if about_another(question, sentence, names_only=True):
+    if about_another(question, sentence, names_only=True) or _another_place(question, sentence):
         return False
     action = action_asked(question)
     if action is not None and not does_the_action(action, sentence):

@@ -25,6 +25,7 @@ from certiq.answering.answer_types import (
     named_document,
     names_someone,
     names_the_action,
+    states_a_quantity,
     topic,
 )
 from certiq.answering.instructions import (
@@ -63,7 +64,6 @@ from certiq.text import (
     content_terms,
     file_name_terms,
     heading_terms,
-    numbers,
     section_terms,
     written_words,
 )
@@ -339,7 +339,7 @@ class ExtractiveAnswerer:
         alternatives = coordinated_terms(asked)
         # Asked for a quantity, or whether one holds ("Is it true that backups are kept for 90
         # days?"), a later sentence is about the same thing: not how long account data is kept.
-        exact = quantity or bool(numbers(question))
+        exact = quantity or states_a_quantity(question)
         follows = False  # the first chosen tells what follows what the question asks about
         for span, terms in ranked:
             if span.score < floor:
