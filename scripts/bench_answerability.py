@@ -85,9 +85,11 @@ def outcome_of(row: dict[str, Any], shown: list[str]) -> str:
         return "silent" if not shown else "loose"
     if not shown:
         return "abstained"
-    # evidence: the answering words, or a list of them when more than one sentence answers
+    # evidence: the answering words, or a list of them when more than one sentence answers;
+    # all of them must be shown when the row says so (a comparison needs both sides)
     evidence = row["evidence"] if isinstance(row["evidence"], list) else [row["evidence"]]
-    return "right" if any(words in text for words in evidence for text in shown) else "wrong"
+    found = [any(words in text for text in shown) for words in evidence]
+    return "right" if (all(found) if row.get("all_evidence") else any(found)) else "wrong"
 
 
 def summary(counts: dict[str, int]) -> dict[str, Any]:

@@ -1081,6 +1081,39 @@ def test_asked_whether_a_period_in_words_holds_other_periods_are_padding() -> No
     assert [s.text for s in draft] == [evidence[0].text]
 
 
+def test_two_things_compared_are_answered_by_each_ones_period() -> None:
+    # GIVEN the tickets' period, scored high, and the backups', scored far lower
+    evidence = scored(
+        ("Support tickets are kept for 3 years after they are closed.", 0.57),
+        ("Backups of customer data are kept for 35 days and then deleted.", 0.25),
+        file_name="data-retention-policy.pdf",
+    )
+    # WHEN asked whether one is kept longer than the other THEN both periods are shown
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "Are backups kept longer than support tickets?", evidence
+    )
+    assert [s.text for s in draft] == [evidence[0].text, evidence[1].text]
+
+
+def test_two_things_named_with_digits_are_each_answered() -> None:
+    # GIVEN the SEV2 and SEV1 acknowledgement windows
+    evidence = scored(
+        ("A SEV2 page must be acknowledged within 30 minutes.", 0.63),
+        ("The on-call engineer must acknowledge a SEV1 page within 15 minutes.", 0.59),
+        file_name="incident-response-plan.pdf",
+    )
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN asked which is faster, or which is longer after a colon THEN both are shown
+    for question in (
+        "Which is faster to acknowledge, a SEV1 or a SEV2 page?",
+        "Which is longer: the SEV1 or the SEV2 acknowledgement window?",
+    ):
+        assert [s.text for s in answerer.select(question, evidence)] == [
+            evidence[0].text,
+            evidence[1].text,
+        ]
+
+
 def test_which_of_two_lasts_longer_is_answered_by_each_ones_period() -> None:
     # GIVEN a sentence on deleting backups that states no period, and each one's period
     question = "Which is longer, invoices or backups?"

@@ -41,8 +41,10 @@ _DURATION: Final = re.compile(
     # "For what time period will you store my information?" asks how long.
     r"|\b(?:for|in|within) (?:what|which) (?:(?:time|length of time)\s+)?"
     r"(?:period|duration|time\s?frame|length of time)\b"
-    # "Which is longer, invoices or backups?": each one's duration is the answer.
-    r"|\bwhich\s+(?:is|are|one is|lasts?)\s+(?:longer|shorter)\b",
+    # "Which is longer, invoices or backups?", "Are backups kept longer than support tickets?":
+    # each one's duration is the answer.
+    r"|\bwhich\s+(?:is|are|one is|lasts?)\s+(?:longer|shorter|faster|slower|quicker|sooner)\b"
+    r"|^\W*(?:are|is|were|was|do|does)\b(?=[^?]*\b(?:longer|shorter)\s+than\b)",
     re.IGNORECASE,
 )
 _NUMBER_WORDS: Final = (
@@ -286,7 +288,12 @@ _SUBJECT_PRONOUNS: Final = frozenset("i we you they he she".split())
 
 
 def about_another(
-    asked: str, sentence: str, *, names_only: bool = False, kind: str | None = None
+    asked: str,
+    sentence: str,
+    *,
+    names_only: bool = False,
+    kind: str | None = None,
+    alternatives: frozenset[str] = frozenset(),
 ) -> bool:
     """What is asked about names a thing by two words ("visitor logs", "the Manchester office")
     and the sentence names another of its kind ("Application and security logs", "the Leeds
@@ -295,7 +302,8 @@ def about_another(
     about visitor logs. A capitalised word is such a word only after a determiner ("the
     Manchester office", not "Does TED use cookies?"); ``names_only``: only such a word is read,
     as any question may name one; ``kind``: only the kind of thing asked for is read ("the
-    encryption standard" is not "NIST 800-88 standard")."""
+    encryption standard" is not "NIST 800-88 standard"); ``alternatives``: things asked about
+    together, each of which names no other ("a SEV1 or a SEV2 page": a SEV1 page is one)."""
     tokens = written_words(asked)
     question_words = [stem(token.lower()) for token in tokens]
     sentence_words = [stem(word) for word in words(sentence)]
@@ -321,15 +329,18 @@ def about_another(
             continue
         if len(modifier) < 2:  # a letter: "how long r logs kept" asks of logs, not "r logs"
             continue
-        if any(word not in _STOPWORD_STEMS for word in before.get(noun, ())):
+        if any(w not in _STOPWORD_STEMS and w not in alternatives for w in before.get(noun, ())):
             return True
     return False
 
 
 # Two things asked about together, a word each: "invoices and backups", "logs or backups".
-# A word may hold digits ("the SEV1 or the SEV2 page"), after a determiner.
+# A word may hold digits ("the SEV1 or the SEV2 page"), after a determiner; two things compared
+# are asked about together too ("Are backups kept longer than support tickets?").
 _COORDINATED: Final = re.compile(
-    r"\b([^\W_]*[^\W\d_][^\W_]*) (?:and|or) (?:the |an? )?([^\W_]*[^\W\d_][^\W_]*)\b",
+    r"\b([^\W_]*[^\W\d_][^\W_]*) (?:and|or) (?:the |an? )?([^\W_]*[^\W\d_][^\W_]*)\b"
+    r"|^\W*(?:are|is|were|was)\s+(?:the\s+)?([^\W_]+)\s+\w+\s+(?:longer|shorter)\s+than\s+"
+    r"(?:the\s+)?((?:[^\W_]+\s+)?[^\W_]+)\W*$",
     re.IGNORECASE,
 )
 
@@ -337,11 +348,12 @@ _COORDINATED: Final = re.compile(
 def coordinated_terms(asked: str) -> set[str]:
     """The terms of things asked about together ("How long are invoices and backups kept?":
     invoice and backup), each of which another sentence may answer for."""
+    together = ([word for word in match.groups() if word] for match in _COORDINATED.finditer(asked))
     return {
         term
-        for match in _COORDINATED.finditer(asked)
-        if all(content_terms(word) for word in match.groups())
-        for term in content_terms(" ".join(match.groups()))
+        for things in together
+        if all(content_terms(word) for word in things)
+        for term in content_terms(" ".join(things))
     }
 
 
@@ -546,9 +558,11 @@ def topic(question: str) -> str:
     # attribute words: "What is the minimum password length?" is about passwords ("at least 14
     # characters long").
     rest = _QUANTITY_ATTRIBUTE.sub(" ", _DURATION_VERB.sub("", _IT_TAKES.sub(" ", rest)))
+    rest = _COMPARED.sub(" ", rest)  # "backups kept longer than tickets": backups, tickets
     return rest if rest.strip() else question
 
 
+_COMPARED: Final = re.compile(r"\b(?:longer|shorter)\s+than\b", re.IGNORECASE)
 # "How long does it take to get my records?" is about the records ("... will respond to your
 # request for inspection of records within 10 days"), not about taking or getting.
 _IT_TAKES: Final = re.compile(
@@ -593,7 +607,10 @@ def can_answer(question: str, sentence: str) -> bool:
         not names_kind(kind, sentence) or about_another(question, sentence, kind=kind)
     ):
         return False
-    if about_another(question, sentence, names_only=True) or _another_place(question, sentence):
+    together = frozenset(coordinated_terms(question))
+    if about_another(question, sentence, names_only=True, alternatives=together):
+        return False
+    if _another_place(question, sentence):
         return False
     action = action_asked(question)
     if action is not None and not does_the_action(action, sentence):

@@ -182,7 +182,9 @@ class ExtractiveAnswerer:
         by each one's period."""
         if held & alternatives:
             held = held | alternatives
-        if len(held) / len(query) <= QUANTITY_OVERLAP or about_another(asked, span.text):
+        if len(held) / len(query) <= QUANTITY_OVERLAP or about_another(
+            asked, span.text, alternatives=frozenset(alternatives)
+        ):
             return False
         if not _does_what_is_measured(asked, terms):
             return False
@@ -336,16 +338,21 @@ class ExtractiveAnswerer:
         everywhere = _in_every_document(question, evidence)
         chosen: list[tuple[EvidenceSpan, set[str]]] = []
         first_held: set[str] = set()
-        alternatives = coordinated_terms(asked)
+        alternatives = coordinated_terms(asked) | coordinated_terms(question)
         # Asked for a quantity, or whether one holds ("Is it true that backups are kept for 90
         # days?"), a later sentence is about the same thing: not how long account data is kept.
         exact = quantity or states_a_quantity(question)
         follows = False  # the first chosen tells what follows what the question asks about
         for span, terms in ranked:
-            if span.score < floor:
+            if span.score < floor and not (quantity and alternatives):
                 break
             held = _held(span, terms, query)
             if len(held) / len(query) < min_overlap or (bool(held) and held <= everywhere):
+                continue
+            # Of things asked about together, each one's quantity answers, however it scores:
+            # "Are backups kept longer than support tickets?" needs the backups' 35 days too.
+            covered = {term for _, kept in chosen for term in kept}
+            if span.score < floor and not held & alternatives - covered:
                 continue
             if quantity and not self._about_the_quantity(
                 asked, span, terms, held, query, alternatives
