@@ -118,8 +118,8 @@ class ExtractiveAnswerer:
             # A part asking only how fast (how long, how often) asks it of what the parts before
             # ask about: "who do I tell and how fast?" is answered by the sentence saying whom,
             # when it says how fast too.
-            answered_before = [s for s in sentences if asks_only(read) and can_answer(read, s.text)]
-            answer = answered_before or self.answer_part(read, evidence)
+            answer = [s for s in sentences if can_answer(read, s.text)] if asks_only(read) else []
+            answer = answer or self.answer_part(read, evidence)
             if not answer:
                 unanswered.append(written)
             for sentence in answer:
