@@ -16,12 +16,12 @@ from certiq.answering.answer_types import (
     defined_term,
     does_the_action,
     kind_asked,
-    named_document,
     names_someone,
     topic,
 )
 from certiq.answering.instructions import tells_what_follows
 from certiq.answering.permissions import activity_asked, activity_done, method_asked
+from certiq.answering.sections import named_document
 from certiq.text import content_terms
 
 
@@ -39,6 +39,10 @@ from certiq.text import content_terms
         ("How many employees does Northwind have?", "Northwind is told within 24 hours.", False),
         ("How much notice is needed to end it?", "It ends with 90 days' written notice.", True),
         ("What is the fine for breaking the GDPR?", "Breaking the GDPR is serious.", False),
+        # whether there is one: money, for what is asked of
+        ("Is there a fee for exceptions?", "Approved exceptions are valid for 12 months.", False),
+        ("Is there a fee for exceptions?", "Liability is capped at the fees paid.", False),
+        ("Is there a fee for exceptions?", "Each exception costs a fee of 50 EUR.", True),
         # a penalty need not be an amount: it is named by the sanction
         ("What is the penalty for a violation?", "It may lead to dismissal.", True),
         ("What is the penalty for a violation?", "Breaches lead to disciplinary action.", True),

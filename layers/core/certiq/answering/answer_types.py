@@ -357,25 +357,6 @@ def coordinated_terms(asked: str) -> set[str]:
     }
 
 
-# A document named by what it is about and what it is: "the password policy", "our incident
-# response plan". One to three words between the determiner and the kind.
-_NAMED_DOCUMENT = re.compile(
-    r"\b(?:the|our|your|its) ((?:[\w-]+ ){1,3})"
-    r"(policy|plan|agreement|procedure|standard|handbook|contract)\b",
-    re.IGNORECASE,
-)
-
-
-def named_document(question: str) -> tuple[frozenset[str], str] | None:
-    """The terms naming the document the question asks of, and its kind (stemmed): ({password},
-    policy) for "Who approves exceptions to the password policy?"; None when it names none."""
-    match = _NAMED_DOCUMENT.search(question)
-    if match is None:
-        return None
-    named = frozenset(content_terms(match.group(1)))
-    return (named, stem(match.group(2).lower())) if named else None
-
-
 def kind_asked(question: str) -> str | None:
     """The stemmed word naming the kind of thing a "which" question asks for, or None:
     "Which cloud provider hosts ...?" asks for a provider. "What X" followed by a verb, and
@@ -591,6 +572,19 @@ def _another_place(question: str, sentence: str) -> bool:
 _IN_A_PLACE: Final = re.compile(r"\b(?:in|at|from)\s+(?:the\s+)?([A-Z][a-z]+)\b")
 
 
+def _states_the_money(question: str, sentence: str) -> bool:
+    """Asked of a fine, fee, price or cost, the sentence states money or names it."""
+    money = _MONEY_ASKED.search(question)
+    return (
+        money is None
+        or _MONEY.search(sentence) is not None
+        or stem(money.group(1).lower()) in content_terms(sentence)
+    )
+
+
+_IS_THERE: Final = re.compile(r"\b(?:is|are)\s+there\s+(?:an?|any)\b", re.IGNORECASE)
+
+
 def can_answer(question: str, sentence: str) -> bool:
     """False when the question asks for an amount, a duration or a frequency that the sentence
     does not state in any form (how often: "every 12 months", "twice a year", "annually"), for
@@ -624,14 +618,17 @@ def can_answer(question: str, sentence: str) -> bool:
         # "How many times a year ...?" counts occurrences: "twice a year" answers it.
         if counted not in (None, _OCCURRENCES) and counted not in content_terms(sentence):
             return False  # "how many employees": a number of something else is no answer
-        money = _MONEY_ASKED.search(question)
-        if (
-            money
-            and not _MONEY.search(sentence)
-            and stem(money.group(1).lower()) not in content_terms(sentence)
-        ):
+        if not _states_the_money(question, sentence):
             return False  # asked what fine applies, "the stricter of the two applies" is none
         return bool(numbers(sentence)) or _AMOUNT_WORDS.search(sentence) is not None
+    money = _MONEY_ASKED.search(question)
+    if money and _IS_THERE.search(question):
+        # "Is there a fee for exceptions?": money, for what is asked of; not "Approved
+        # exceptions are valid ...", nor "... capped at the fees paid ...".
+        rest = set(content_terms(question)) - set(content_terms(money.group(1)))
+        return _states_the_money(question, sentence) and not rest.isdisjoint(
+            content_terms(sentence)
+        )
     if _DATE.search(question):
         return _DATE_WORDS.search(sentence) is not None
     if _TIME_OF_DAY.search(question):

@@ -22,7 +22,6 @@ from certiq.answering.answer_types import (
     can_answer,
     coordinated_terms,
     defined_term,
-    named_document,
     names_someone,
     names_the_action,
     states_a_quantity,
@@ -48,6 +47,7 @@ from certiq.answering.permissions import (
     permits_the_activity,
     told_apart_by,
 )
+from certiq.answering.sections import named_document
 from certiq.answering.who import (
     acted_on,
     does_it,

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from certiq.models import SearchHit, chunk_id
-from certiq.text import content_terms, file_name_terms, heading_terms
+from certiq.text import content_terms, file_name_terms, heading_terms, stem
 
 _THE: Final = r"(?:(?:the|our|its|their|all(?: the)?|your)\s+)?"
 # What the question asks of a section, the words naming it in group "named".
@@ -248,3 +248,22 @@ def document_openings(question: str, hits: Sequence[SearchHit]) -> list[str]:
         if names_the_document(asked, file_name, terms[doc_id]) is not None
     )
     return [chunk for chunk in wanted if chunk not in present]
+
+
+# A document named by what it is about and what it is: "the password policy", "our incident
+# response plan". One to three words between the determiner and the kind.
+_NAMED_DOCUMENT = re.compile(
+    r"\b(?:the|our|your|its) ((?:[\w-]+ ){1,3})"
+    r"(policy|plan|agreement|procedure|standard|handbook|contract)\b",
+    re.IGNORECASE,
+)
+
+
+def named_document(question: str) -> tuple[frozenset[str], str] | None:
+    """The terms naming the document the question asks of, and its kind (stemmed): ({password},
+    policy) for "Who approves exceptions to the password policy?"; None when it names none."""
+    match = _NAMED_DOCUMENT.search(question)
+    if match is None:
+        return None
+    named = frozenset(content_terms(match.group(1)))
+    return (named, stem(match.group(2).lower())) if named else None
