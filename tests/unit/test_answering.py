@@ -1081,6 +1081,21 @@ def test_asked_whether_a_period_in_words_holds_other_periods_are_padding() -> No
     assert [s.text for s in draft] == [evidence[0].text]
 
 
+def test_asked_when_a_document_expires_how_long_it_runs_answers() -> None:
+    # GIVEN what follows termination, scored first, the agreement's term, and its notice
+    evidence = scored(
+        ("On termination the supplier deletes all Northwind data within 30 days.", 0.5),
+        ("This agreement runs for 3 years.", 0.45),
+        ("Either party may terminate it with 90 days' written notice.", 0.4),
+        file_name="supplier-agreement.pdf",
+    )
+    # WHEN asked when the agreement expires THEN how long it runs is the answer, alone
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "When does the supplier agreement expire?", evidence
+    )
+    assert [s.text for s in draft] == [evidence[1].text]
+
+
 def test_two_things_compared_are_answered_by_each_ones_period() -> None:
     # GIVEN the tickets' period, scored high, and the backups', scored far lower
     evidence = scored(

@@ -44,7 +44,10 @@ _DURATION: Final = re.compile(
     # "Which is longer, invoices or backups?", "Are backups kept longer than support tickets?":
     # each one's duration is the answer.
     r"|\bwhich\s+(?:is|are|one is|lasts?)\s+(?:longer|shorter|faster|slower|quicker|sooner)\b"
-    r"|^\W*(?:are|is|were|was|do|does)\b(?=[^?]*\b(?:longer|shorter)\s+than\b)",
+    r"|^\W*(?:are|is|were|was|do|does)\b(?=[^?]*\b(?:longer|shorter)\s+than\b)"
+    # "When does the supplier agreement expire?" asks how long it runs.
+    r"|\bwhen\b(?=\s+(?:does|will)\s+(?:the|this|our)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:agreement|contract|policy|plan)\s+(?:expire|end|lapse|run out)\b)",
     re.IGNORECASE,
 )
 _NUMBER_WORDS: Final = (
@@ -482,7 +485,9 @@ def asks_for_amount(question: str) -> bool:
     return _AMOUNT.search(question) is not None
 
 
-_DURATION_VERB: Final = re.compile(r"\s+(?:last|lasts|take|takes|remain|remains)\s*$", re.I)
+_DURATION_VERB: Final = re.compile(
+    r"\s+(?:last|lasts|take|takes|remain|remains|expire|end|lapse|run out)\s*$", re.I
+)
 _QUANTITY_ATTRIBUTE: Final = re.compile(rf"\b(?:{'|'.join(_QUANTITY_NOUNS)})s?\b", re.I)
 
 
