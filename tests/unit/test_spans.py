@@ -245,3 +245,29 @@ def test_by_default_the_model_reads_the_evidence_the_hand_set_score_keeps() -> N
     # THEN the model's shortlist is the evidence itself: it orders the sentences the hand-set
     # score keeps and cannot push one of them out for a sentence ranked beyond it
     assert settings.span_shortlist == settings.max_spans
+
+
+def test_asked_who_does_something_a_sentence_doing_it_is_evidence_beyond_the_best() -> None:
+    # GIVEN sentences holding more of the question's words, and one in which someone approves
+    question = "Who can approve a request to keep data longer?"
+    approves = "The DPO approves exceptions."
+    chunk = make_chunk(
+        "Requests to keep data longer must be sent to the DPO. Keeping data longer is risky. "
+        f"Data is kept for a year. {approves}",
+        doc_id="retention",
+    )
+    # WHEN two spans are kept, or the model reads only the best sentence
+    for settings, relevance in (
+        (RetrievalSettings(span_scorer="weighted", span_threshold=0.0), None),
+        (RetrievalSettings(span_scorer="model", span_shortlist=1, span_threshold=0.0), None),
+        (
+            RetrievalSettings(span_scorer="model", span_shortlist=1, span_threshold=0.0),
+            PinnedRelevance(default=0.5),
+        ),
+    ):
+        spans = select_spans(
+            question, [SearchHit(chunk=chunk, score=1.0)], 2, settings=settings, relevance=relevance
+        )
+        # THEN the approving sentence is evidence too, last, with a score above zero
+        assert spans[-1].text == approves and spans[-1].score > 0
+        assert approves not in [span.text for span in spans[:-1]]

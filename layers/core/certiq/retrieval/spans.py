@@ -30,6 +30,7 @@ abstract, or else its opening sentences (certiq.answering.sections).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ import numpy as np
 from numpy.typing import NDArray
 from rank_bm25 import BM25Okapi  # type: ignore[import-untyped]
 
+from certiq.answering.answer_types import action_asked, does_the_action, names_someone
 from certiq.answering.sections import (
     choose_document,
     document_asked,
@@ -212,12 +214,43 @@ def best_spans(
     ][:max_spans]
     scored += _listed_section(question, everything, scored, settings)
     scored += _document_opening(question, everything, scored, settings)
+    scored += _someone_doing_it(question, everything, scored, settings)
     return [
         sentence_span(
             candidate.hit.chunk, candidate.index, score, candidate.hit.score, similarity=similarity
         )
         for score, candidate, similarity in scored
     ]
+
+
+def _someone_doing_it(
+    question: str,
+    everything: Sequence[Ranked],
+    scored: Sequence[Kept],
+    settings: RetrievalSettings,
+) -> list[Kept]:
+    """Asked who does something, the best sentence in which someone does it is evidence when
+    none of the best sentences already ``scored`` is one: "The Data Protection Officer (DPO)
+    ... approves exceptions ..." holds one word of "Who can approve a request to keep data
+    longer?", and sentences holding more of its words crowd it out."""
+    action = action_asked(question)
+    if action is None or any(_does_it(action, candidate) for _, candidate, _ in scored):
+        return []
+    taken = {id(candidate) for _, candidate, _ in scored}
+    # One the relevance model did not read (beyond its shortlist) keeps its hand-set score.
+    doing = (
+        (score or kept, candidate, similarity)
+        for score, kept, candidate, similarity in everything
+        if kept >= settings.span_threshold
+        and id(candidate) not in taken
+        and _does_it(action, candidate)
+    )
+    return list(itertools.islice(doing, 1))
+
+
+def _does_it(action: str, candidate: _Candidate) -> bool:
+    text = _sentence(candidate).text
+    return does_the_action(action, text) and names_someone(text)
 
 
 def _listed_section(
