@@ -415,24 +415,27 @@ def test_a_sentence_addressing_an_assistant_is_never_offered_as_related_reading(
     assert flagged.text not in [passage.text for passage in response.related]
 
 
-def test_related_reading_shares_a_word_with_the_question_and_may_be_a_table(
+def test_related_reading_shares_a_word_with_the_question_or_its_meaning_and_may_be_a_table(
     indexed: Deps,
 ) -> None:
     # GIVEN evidence for a question the documents do not answer: a sentence sharing none of its
     # words, and a table read as one line that holds them
     state = run(ask(indexed), indexed, "retrieve")
     first = state.evidence[0]
-    unrelated = first.model_copy(update={"text": "Proin eu metus."})
+    unrelated = first.model_copy(update={"text": "Proin eu metus.", "similarity": 0.05})
     row = "Backups 35 days Operations Logs 13 months Security Tickets 3 years Support"
-    table = first.model_copy(update={"text": row})
-    state = state.model_copy(update={"evidence": [unrelated, table]})
+    table = first.model_copy(update={"text": row, "similarity": 0.05})
+    # and a sentence sharing none of its words, close to it in meaning
+    close = "Archived client records are destroyed after five weeks."
+    near = first.model_copy(update={"text": close, "similarity": 0.5})
+    state = state.model_copy(update={"evidence": [unrelated, table, near]})
     # WHEN the response is built
     response = build_response(
         state, QuestionStatus.COMPLETE, indexed.documents, indexed.settings.policy
     )
-    # THEN the table is offered as reading, the unrelated sentence not
+    # THEN the table and the close sentence are offered as reading, the unrelated sentence not
     assert response.outcome is AnswerOutcome.NOT_STATED
-    assert [passage.text for passage in response.related] == [table.text]
+    assert [passage.text for passage in response.related] == [table.text, close]
 
 
 def test_a_table_row_holding_what_is_asked_is_offered_first(indexed: Deps) -> None:

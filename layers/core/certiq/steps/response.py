@@ -50,14 +50,21 @@ def _row_match(span: EvidenceSpan, query: set[str]) -> int:
     return len(in_cells | query & set(content_terms(" ".join(c.column for c in span.cells))))
 
 
+# A passage sharing no word with the question is reading only this close to it in meaning
+# (MiniLM cosine); the answerer's own floor is 0.3.
+READING_SIMILARITY = 0.4
+
+
 def related_reading(state: QuestionState, outcome: AnswerOutcome) -> list[RelatedPassage]:
     """The closest passages, offered as reading when nothing states the answer.
 
     Reading is passages that say something: never a sentence addressing an AI assistant, nor a
     heading or a running header; a table read as one long line is reading (asked for the capital
     of Denmark, the row naming Copenhagen is what a reader wants to see). When the documents do
-    not state the answer, a passage must share a word with the question: "Proin eu metus." is
-    no reading for it, however close it came. A question searched as written in another
+    not state the answer, a passage must share a word with the question ("Proin eu metus." is
+    no reading for it, however it ranked) or be close to it in meaning: "Storage media leaving
+    our control, including ... failed disks, are wiped ..." is reading for what to do before
+    throwing away an old hard drive (cosine 0.48). A question searched as written in another
     language shares no words with its passages, so its closest are offered as they are.
     """
     query = set(content_terms(state.search.query if state.search else state.question))
@@ -66,7 +73,11 @@ def related_reading(state: QuestionState, outcome: AnswerOutcome) -> list[Relate
         for span in state.evidence
         if not span.addresses_assistant
         and (is_statement(span.text) or reads_as_table(span))
-        and (outcome is AnswerOutcome.NOT_FOUND_AS_WRITTEN or query & set(content_terms(span.text)))
+        and (
+            outcome is AnswerOutcome.NOT_FOUND_AS_WRITTEN
+            or query & set(content_terms(span.text))
+            or (span.similarity or 0.0) >= READING_SIMILARITY
+        )
     ]
     # A table's row whose cells hold the question's words comes first, the one holding most of
     # them with its header's labels before others: asked who reviews access to the CRM, the
