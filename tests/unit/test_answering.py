@@ -1096,6 +1096,21 @@ def test_asked_when_a_document_expires_how_long_it_runs_answers() -> None:
     assert [s.text for s in draft] == [evidence[1].text]
 
 
+def test_asked_what_is_not_allowed_a_sentence_allowing_something_is_no_part_of_it() -> None:
+    # GIVEN a rule on what is not allowed and one on what is, scored close together
+    evidence = scored(
+        ("Sharing accounts or passwords is not allowed.", 0.5),
+        ("Limited personal use of company devices is allowed, provided it does no harm.", 0.48),
+        file_name="acceptable-use-policy.pdf",
+    )
+    # WHEN asked what the policy does not allow
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "What is not allowed under the acceptable use policy?", evidence
+    )
+    # THEN only what is not allowed is shown
+    assert [s.text for s in draft] == [evidence[0].text]
+
+
 def test_two_things_compared_are_answered_by_each_ones_period() -> None:
     # GIVEN the tickets' period, scored high, and the backups', scored far lower
     evidence = scored(

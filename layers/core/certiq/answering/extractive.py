@@ -412,6 +412,11 @@ class ExtractiveAnswerer:
         # suspected breach, ..." beside the 48 hours within which customers are told.
         timed = [item for item in chosen if answers_when(question, item[0].text)]
         chosen = timed or chosen
+        # Asked what is not allowed, a sentence allowing something is no part of the answer:
+        # "Limited personal use of company devices is allowed ..." beside "... sharing
+        # accounts or passwords is not allowed".
+        if _NOT_ALLOWED.search(question):
+            chosen = [it for it in chosen if not _ALLOWED.search(it[0].text)] or chosen
         if chosen and _a_row_answers_more_nearly(evidence, chosen, query):
             return []  # said not stated, with the row offered: the table may hold the answer
         # The sentence holding most of the question's terms is shown first: "Does the retention
@@ -533,6 +538,12 @@ def _in_every_document(question: str, evidence: Sequence[EvidenceSpan]) -> set[s
 
 
 _MANY_DOCUMENTS: Final = 3
+
+
+_NOT_ALLOWED: Final = re.compile(
+    r"\b(?:not\s+(?:allowed|permitted)|prohibited|forbidden|banned)\b", re.IGNORECASE
+)
+_ALLOWED: Final = re.compile(r"\b(?:is|are)\s+(?:allowed|permitted)\b", re.IGNORECASE)
 
 
 def _its_document(span: EvidenceSpan) -> frozenset[str]:
