@@ -37,7 +37,6 @@ def main() -> int:
 
     home = Path(tempfile.mkdtemp(prefix="certiq-answerability-"))
     os.environ["CERTIQ_HOME"] = str(home)
-    from certiq.answering.parts import question_parts
     from certiq.bootstrap import build_deps
     from certiq.config import ReuseSettings, Settings
     from certiq.questions import receive
@@ -52,18 +51,12 @@ def main() -> int:
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for row in rows:
         state = receive(row["question"], deps)
-        LocalRuntime(deps).run(state)
+        run = LocalRuntime(deps).run(state)
         record = deps.questions.get(state.question_id)
         response = record.response if record is not None else None
         shown = [s.text for s in response.statements if s.shown] if response else []
         outcome = outcome_of(row, shown)
-        # The persist step quotes each part not stated as written, ending with "?".
-        message = (response.message if response else None) or ""
-        noted = [
-            part
-            for part in question_parts(row["question"])
-            if f'"{part.rstrip(" ?.!")}?"' in message
-        ]
+        noted = run.state.unanswered  # the parts the note says are not stated, as written
         note_wrong = bool(shown) and noted != row.get("parts_not_stated", [])
         for split in (row["split"], "all"):
             counts[split][outcome] += 1

@@ -319,7 +319,7 @@ def about_another(
             # A name modifies a noun after a determiner ("the Manchester office"), an acronym
             # one in the plural ("HR records", "IT systems"); otherwise a capitalised word is
             # the subject ("Does TED use cookies?").
-            acronym = tokens[index].isupper() and _a_plural(tokens[index + 1])
+            acronym = tokens[index].isupper() and _a_plural(tokens[index + 1].lower())
             if not acronym and (index == 0 or tokens[index - 1].lower() not in _DETERMINERS):
                 continue
         elif names_only and kind is None:
@@ -577,9 +577,9 @@ def _another_place(question: str, sentence: str) -> bool:
 _IN_A_PLACE: Final = re.compile(r"\b(?:in|at|from)\s+(?:the\s+)?([A-Z][a-z]+)\b")
 
 
-def _states_the_money(question: str, sentence: str) -> bool:
-    """Asked of a fine, fee, price or cost, the sentence states money or names it."""
-    money = _MONEY_ASKED.search(question)
+def _states_the_money(money: re.Match[str] | None, sentence: str) -> bool:
+    """Asked of a fine, fee, price or cost (``money``, the question's word for it), the sentence
+    states money or names it."""
     return (
         money is None
         or _MONEY.search(sentence) is not None
@@ -616,6 +616,7 @@ def can_answer(question: str, sentence: str) -> bool:
         # Asked who approves access, a sentence naming people but no approving is no answer.
         return False
 
+    money = _MONEY_ASKED.search(question)
     if asks_for_amount(question):
         counted = counted_kind(question)
         if counted in _TIME_UNITS:  # "how many days": 24 hours answers it too
@@ -623,17 +624,14 @@ def can_answer(question: str, sentence: str) -> bool:
         # "How many times a year ...?" counts occurrences: "twice a year" answers it.
         if counted not in (None, _OCCURRENCES) and counted not in content_terms(sentence):
             return False  # "how many employees": a number of something else is no answer
-        if not _states_the_money(question, sentence):
+        if not _states_the_money(money, sentence):
             return False  # asked what fine applies, "the stricter of the two applies" is none
         return bool(numbers(sentence)) or _AMOUNT_WORDS.search(sentence) is not None
-    money = _MONEY_ASKED.search(question)
     if money and _IS_THERE.search(question):
         # "Is there a fee for exceptions?": money, for what is asked of; not "Approved
         # exceptions are valid ...", nor "... capped at the fees paid ...".
         rest = set(content_terms(question)) - set(content_terms(money.group(1)))
-        return _states_the_money(question, sentence) and not rest.isdisjoint(
-            content_terms(sentence)
-        )
+        return _states_the_money(money, sentence) and not rest.isdisjoint(content_terms(sentence))
     if _DATE.search(question):
         return _DATE_WORDS.search(sentence) is not None
     if _TIME_OF_DAY.search(question):

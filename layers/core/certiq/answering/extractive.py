@@ -289,13 +289,13 @@ class ExtractiveAnswerer:
             # stating none holds more than half of the question's words and more than they do:
             # "Paper records containing personal data are shredded on site ..." says what to do
             # with them, "Each system owner must keep ... records ..." does not.
-            obliging = [item for item in statements if states_an_obligation(item[0].text)]
-            most = [len(_held(span, terms, query)) for span, terms in (*obliging, *statements)]
-            best = max(most, default=0)
-            if best <= len(query) / 2 or max(most[: len(obliging)], default=0) >= best:
-                statements = obliging or statements
+            counted = [(item, len(_held(*item, query))) for item in statements]
+            obliging = [(item, n) for item, n in counted if states_an_obligation(item[0].text)]
+            best = max((n for _, n in counted), default=0)
+            if best <= len(query) / 2 or max((n for _, n in obliging), default=0) >= best:
+                statements = [item for item, _ in obliging] or statements
         done = activity_done(question)
-        beyond_the_verb = told_apart_by(question)
+        beyond_the_verb = told_apart_by(activity, done)
         # May it be done: a sentence about where it would be done ("Removable USB storage is
         # blocked on all company laptops" for installing software on one) is not the answer when
         # another speaks of doing it, and one saying it may be done comes before the others.
@@ -385,7 +385,7 @@ class ExtractiveAnswerer:
             ):
                 # Unless it is the quantity of another of the things asked about together: "How
                 # long are invoices and backups kept?" is answered by both periods.
-                swapped = held & alternatives - {t for _, kept in chosen for t in kept}
+                swapped = held & alternatives - covered
                 # Or it alone holds a word of the question: "Can I store customer information
                 # on a USB stick?" is answered by "Removable USB storage is blocked ...", after
                 # a rule on storing customer data that holds more of the question's words.

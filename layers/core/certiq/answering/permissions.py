@@ -99,16 +99,16 @@ def activity_done(question: str) -> tuple[str, frozenset[str]] | None:
     return verb[0], frozenset(content_terms(done_to))
 
 
-def told_apart_by(question: str) -> set[str]:
+def told_apart_by(activity: set[str], done: tuple[str, frozenset[str]] | None) -> set[str]:
     """What tells the activity a permission question asks about apart from others of its words,
     or nothing: done to nothing ("Can I work from abroad?"), how it is done (abroad); moved by a
     light verb ("Can I take my work laptop abroad?"), where to. "... does not interfere with
     work" says nothing of working abroad, nor "Company laptops use full-disk encryption" of
-    taking one abroad."""
-    done = activity_done(question)
+    taking one abroad. ``activity`` and ``done`` are the question's ``activity_asked`` and
+    ``activity_done``."""
     if done is not None:
-        return activity_asked(question) - {done[0]} if not done[1] else set()
-    return activity_asked(question) & _PLACES
+        return activity - {done[0]} if not done[1] else set()
+    return activity & _PLACES
 
 
 _PLACES: Final = frozenset(content_terms("abroad overseas home offsite outside away"))
