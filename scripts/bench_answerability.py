@@ -2,20 +2,25 @@
 
 Ingests the demo's sample PDFs into a temporary data directory and asks every question of
 tests/data/answerability/demo_questions.jsonl through the local runtime (the real ASL, steps
-and stores), reuse off. For questions the documents answer: right (a shown statement holds the
-answering words), wrong (statements shown, none of them the answer) or abstained. For questions
-they do not answer: abstained (the right outcome) or answered anyway, and how many statements
-were shown. For a question in parts, the note naming the parts not stated is checked too:
+and stores), reuse off. ``--documents heldout`` asks heldout_questions.jsonl of the held-out
+documents (scripts/heldout_documents.py) instead, ``heldout-b`` heldout_b_questions.jsonl of
+scripts/heldout_documents_b.py: other organisations' policies, written with their questions
+before the answerer was ever run on them. For questions the documents
+answer: right (a shown statement holds the answering words), wrong (statements shown, none of
+them the answer) or abstained. For questions they do not answer: abstained (the right outcome)
+or answered anyway, and how many statements were shown. For a question in parts, the note
+naming the parts not stated is checked too:
 ``wrong_notes`` counts answers whose note names other parts than ``parts_not_stated`` (none
 unless the row lists some). Figures per split (dev: rules may be set looking at it; test: for
 reporting).
 
-    .venv/bin/python scripts/bench_answerability.py [--show]
+    .venv/bin/python scripts/bench_answerability.py [--show] [--documents heldout]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -25,15 +30,24 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-QUESTIONS = ROOT / "tests" / "data" / "answerability" / "demo_questions.jsonl"
+DATA = ROOT / "tests" / "data" / "answerability"
+QUESTIONS = {
+    "demo": DATA / "demo_questions.jsonl",
+    "heldout": DATA / "heldout_questions.jsonl",
+    "heldout-b": DATA / "heldout_b_questions.jsonl",
+}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--show", action="store_true", help="print each question's outcome")
-    parser.add_argument("--questions", type=Path, default=QUESTIONS, help="a JSON lines set")
+    parser.add_argument(
+        "--documents", choices=sorted(QUESTIONS), default="demo", help="the documents asked"
+    )
+    parser.add_argument("--questions", type=Path, help="a JSON lines set (default: the set's own)")
     args = parser.parse_args()
-    rows = [json.loads(line) for line in args.questions.read_text(encoding="utf-8").splitlines()]
+    questions = args.questions or QUESTIONS[args.documents]
+    rows = [json.loads(line) for line in questions.read_text(encoding="utf-8").splitlines()]
 
     home = Path(tempfile.mkdtemp(prefix="certiq-answerability-"))
     os.environ["CERTIQ_HOME"] = str(home)
@@ -43,10 +57,15 @@ def main() -> int:
     from certiq.runtime.local import LocalRuntime
 
     sys.path.insert(0, str(Path(__file__).parent))
-    from make_sample_pdfs import ingest_samples
+    from make_sample_pdfs import DOCUMENTS, ingest_samples
 
+    if args.documents == "demo":
+        documents = DOCUMENTS
+    else:  # heldout_documents.py, heldout_documents_b.py
+        module = "heldout_documents" + args.documents.removeprefix("heldout").replace("-", "_")
+        documents = importlib.import_module(module).DOCUMENTS
     deps = build_deps(Settings(home=home, reuse=ReuseSettings(enabled=False)))
-    ingest_samples(deps, home / "samples")
+    ingest_samples(deps, home / "samples", documents)
 
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for row in rows:

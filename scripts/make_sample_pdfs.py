@@ -43,6 +43,7 @@ class SampleDocument:
     owner: str
     sections: tuple[Section, ...]
     scanned: bool = False  # written as an image-only scan of itself
+    company: str = COMPANY  # in every page's running header and the PDF's author
 
 
 DATA_RETENTION = SampleDocument(
@@ -362,7 +363,7 @@ def build(document: SampleDocument, target: Path) -> None:
         topMargin=24 * mm,
         bottomMargin=22 * mm,
         title=document.title,
-        author=COMPANY,
+        author=document.company,
         invariant=1,
     )
     decorate = _page_decoration(document)
@@ -378,7 +379,7 @@ def _page_decoration(document: SampleDocument) -> Callable[[Canvas, SimpleDocTem
         width, height = A4
         canvas.saveState()
         canvas.setFont("Helvetica", 8)
-        canvas.drawString(22 * mm, height - 14 * mm, f"{COMPANY} | {document.title}")
+        canvas.drawString(22 * mm, height - 14 * mm, f"{document.company} | {document.title}")
         canvas.drawRightString(width - 22 * mm, height - 14 * mm, "Internal")
         canvas.drawString(22 * mm, 12 * mm, f"Version {document.version}")
         canvas.drawRightString(width - 22 * mm, 12 * mm, f"Page {canvas.getPageNumber()}")
@@ -387,22 +388,24 @@ def _page_decoration(document: SampleDocument) -> Callable[[Canvas, SimpleDocTem
     return decorate
 
 
-def write_samples(folder: Path) -> list[Path]:
+def write_samples(folder: Path, documents: tuple[SampleDocument, ...] = DOCUMENTS) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for document in DOCUMENTS:
+    for document in documents:
         target = folder / document.file_name
         build(document, target)
         written.append(target)
     return written
 
 
-def ingest_samples(deps: Deps, folder: Path) -> None:
+def ingest_samples(
+    deps: Deps, folder: Path, documents: tuple[SampleDocument, ...] = DOCUMENTS
+) -> None:
     """Writes the samples into ``folder`` and ingests each into ``deps`` (tenant "default"), as
-    the benchmarks that ask the demo's documents need them."""
+    the benchmarks that ask the demo's documents (or another set) need them."""
     from certiq.ingestion.service import Upload, ingest
 
-    for path in write_samples(folder):
+    for path in write_samples(folder, documents):
         upload = Upload(
             data=path.read_bytes(), file_name=path.name, uri=path.as_uri(), tenant="default"
         )

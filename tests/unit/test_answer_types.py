@@ -47,6 +47,7 @@ from certiq.text import content_terms
         ("What is the penalty for a violation?", "It may lead to dismissal.", True),
         ("What is the penalty for a violation?", "Breaches lead to disciplinary action.", True),
         ("What is the penalty for a violation?", "The policy is reviewed yearly.", False),
+        ("What is the penalty for a false claim?", "They are treated as gross misconduct.", True),
         # A duration or frequency may be stated without digits
         ("How long are backups kept?", "Backups are kept for 35 days.", True),
         ("How long are backups kept?", "Backups are kept until the contract ends.", True),
@@ -59,6 +60,10 @@ from certiq.text import content_terms
         ("How long are logs kept?", "Logs are kept for 13 months and reviewed monthly.", True),
         # how often asks for a frequency: a duration, or "each" and "every" of things, is not one
         ("How often is the policy reviewed?", "It is reviewed every 12 months.", True),
+        ("How often must lone workers check in?", "They check in every two hours.", True),
+        # asked when it is next reviewed, a date answers, not what else is reviewed
+        ("When is the procedure next due for review?", "It is next reviewed in May 2026.", True),
+        ("When is the procedure next due for review?", "Access is reviewed by owners.", False),
         ("How often is the plan tested?", "The plan is tested twice a year.", True),
         ("How often do deletion jobs run?", "Deletion jobs run every night.", True),
         ("How often is the policy updated?", "We update it from time to time.", True),
@@ -81,6 +86,10 @@ from certiq.text import content_terms
             False,
         ),
         ("How long is CCTV in Leeds kept?", "CCTV from the Leeds office is kept 30 days.", True),
+        # and asked of abroad, places at home are another place
+        ("What is the hotel limit abroad?", "It is £150 in London and £95 elsewhere.", False),
+        ("What is the hotel limit abroad?", "It is £150 in London and £200 abroad.", True),
+        ("What is the hotel limit abroad?", "Hotels are limited to £150 a night.", True),
         # Asked what a document says about something, a sentence not naming it says nothing
         ("Does the plan say anything about ransomware?", "This plan covers incidents.", False),
         ("Does the plan say anything about ransomware?", "Ransomware is a SEV1 incident.", True),
@@ -219,6 +228,9 @@ def test_the_topic_of_a_question_leaves_out_the_words_asking_for_a_quantity(
         ("What does the policy cover?", None),
         # "who is the X" asks for the one who is an X
         ("Who is the CEO of Northwind Analytics?", "ceo"),
+        # a title written in capitals is the name, whole
+        ("Who is the Speaking Up Guardian?", "guardian"),
+        ("Who is the Chief Information Security Officer?", "officer"),
         ("Who is the contact for privacy questions?", None),
     ],
 )

@@ -604,6 +604,43 @@ def test_another_document_of_the_kind_asked_of_holds_no_answer() -> None:
     assert [s.text for s in draft] == ["The CISO approves exceptions to this policy."]
 
 
+def test_asked_how_something_may_be_done_the_sentence_naming_how_answers() -> None:
+    # GIVEN where concerns may be reported, scored first, and a hotline allowing anonymity
+    evidence = scored(
+        ("You may also report concerns to a prescribed body such as the regulator.", 0.8),
+        ("The independent hotline allows you to remain anonymous.", 0.6),
+        file_name="speaking-up-procedure.pdf",
+    )
+    # WHEN asked whether a concern may be reported anonymously
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "Can I report a concern anonymously?", evidence
+    )
+    # THEN the sentence saying how answers, alone
+    assert [s.text for s in draft] == [evidence[1].text]
+
+
+def test_a_document_of_another_kind_holds_no_answer_about_the_one_named() -> None:
+    # GIVEN a policy saying when it is next reviewed, and a procedure of four words' name
+    [hybrid] = scored(
+        ("This policy will next be reviewed in January 2027.", 0.8),
+        file_name="hybrid-working-policy.pdf",
+    )
+    [visitors] = [
+        span.model_copy(update={"doc_id": "visitors"})
+        for span in scored(
+            ("Visitors sign in at reception.", 0.3),
+            file_name="visitor-and-site-access-procedure.pdf",
+        )
+    ]
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # WHEN asked when the procedure is next reviewed THEN the policy's date is no answer
+    question = "When is the visitor and site access procedure next due for review?"
+    assert answerer.select(question, [hybrid, visitors]) == []
+    # AND asked of the policy, it is
+    question = "When is the hybrid working policy next due for review?"
+    assert [s.text for s in answerer.select(question, [hybrid, visitors])] == [hybrid.text]
+
+
 def test_asked_whether_something_may_be_done_the_sentence_doing_it_answers_alone() -> None:
     # GIVEN a rule about the laptops asked of, scored first, and the rule on installing software
     evidence = scored(

@@ -54,6 +54,17 @@ from certiq.text import content_terms, section_terms, stem
         # an e-mail is an email
         ("e-mail", stem("email")),
         ("e-mails", stem("emails")),
+        # a fake claim is a false one
+        ("fake", stem("false")),
+        # a loss is what is lost, a theft what is stolen
+        ("loss", stem("lost")),
+        ("theft", stem("stolen")),
+        # and Wi-Fi is wifi
+        ("wi-fi", stem("wifi")),
+        # a word in -us or -is is no plural: it meets its adverb
+        ("anonymous", stem("anonymously")),
+        ("status", "status"),
+        ("basis", "basis"),
         # but d, l, s and z stay double, as in the words themselves
         ("added", "add"),
         ("called", "call"),
@@ -105,6 +116,7 @@ def test_a_hyphenated_compound_of_words_meets_the_same_words_written_apart() -> 
     assert set(content_terms("an opt-out choice")) >= set(content_terms("to opt out of it"))
     # AND words whose parts are no words of their own stay whole (an e-mail is an email)
     assert content_terms("e-mail COVID-19 NIST 800-88") == ["email", "covid-19", "nist", "800-88"]
+    assert content_terms("Public Wi-Fi") == ["public", "wifi"]
 
 
 def test_a_leaked_or_compromised_password_is_an_exposed_one() -> None:

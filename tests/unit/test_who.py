@@ -45,6 +45,8 @@ def test_a_who_is_the_question_asks_who_holds_a_role(question: str, role: str | 
         ("Data Protection Officer", "The Data Protection Officer (DPO) is Jane Smith.", True),
         ("Data Protection Officer", "Jane Smith, our Data Protection Officer, approves it.", True),
         ("Data Protection Officer", "The Data Protection Officer is the head of legal.", True),
+        ("Speaking Up Guardian", "Contact the Speaking Up Guardian, Priya Lennox, on 0161.", True),
+        ("Speaking Up Guardian", "Contact the Speaking Up Guardian, or the Chair.", False),
         ("Data Protection Officer", "The Data Protection Officer (DPO) owns this policy.", False),
         ("Data Protection Officer", "The Data Protection Officer is responsible for it.", False),
     ],

@@ -84,7 +84,7 @@ _IRREGULAR = {
         "keep": "kept retain retains retained retaining store stores stored storing",
         "know": "knew known",
         "lend": "lent",
-        "lose": "lost",
+        "lose": "lost loss losses",  # a loss is what is lost
         "make": "made",
         "mean": "meant",
         "pay": "paid",
@@ -95,7 +95,7 @@ _IRREGULAR = {
         "speak": "spoke spoken",
         "spend": "spent",
         "stand": "stood",
-        "steal": "stole stolen",
+        "steal": "stole stolen theft thefts",  # a theft is what is stolen
         "take": "took taken",
         "teach": "taught",
         "think": "thought",
@@ -132,6 +132,11 @@ _IRREGULAR = {
         # An e-mail is an email: "Can I use my personal email ...?" meets "... required for
         # e-mail" (a hyphen after one letter joins no two words: the compound stays whole).
         "email": "e-mail e-mails e-mailed e-mailing",
+        # Nor do Wi-Fi's two letters on each side: "Can I use the wifi ...?" meets "Public Wi-Fi".
+        "wifi": "wi-fi",
+        # A fake claim is a false one: "What is the penalty for a fake expenses claim?" is
+        # answered by "Deliberately false claims are treated as gross misconduct ...".
+        "false": "fake fakes faked",
         # "How many chars does a password need?" asks for characters.
         "character": "char chars",
         # Telling or informing someone is notifying them: "How quickly must the regulator be
@@ -202,8 +207,8 @@ def _strip_suffix(word: str) -> str:
         ("s", ""),
     ):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            if suffix == "s" and word.endswith("ss"):
-                return word
+            if suffix == "s" and word.endswith(("ss", "us", "is")):
+                return word  # "anonymous" meets "anonymously", "status" and "basis" stay
             if suffix == "ly" and word.endswith("ply"):
                 return word  # "apply", "supply", "comply" are verbs, not adverbs
             base = word[: len(word) - len(suffix)] + replacement
@@ -225,7 +230,7 @@ _COMPOUND = re.compile(r"[^\W\d_]{2,}(?:-[^\W\d_]{2,})+")
 def _term_words(word: str) -> list[str]:
     """The words a written word stands for as terms: itself, or the parts of a hyphenated
     compound."""
-    return word.split("-") if _COMPOUND.fullmatch(word) else [word]
+    return word.split("-") if _COMPOUND.fullmatch(word) and word not in _IRREGULAR else [word]
 
 
 def content_terms(text: str) -> list[str]:

@@ -20,6 +20,15 @@ from collections.abc import Iterable
 from typing import Final
 
 from certiq.answering.instructions import states_an_obligation
+from certiq.answering.stated import (
+    AMOUNT_WORDS,
+    CLOCK,
+    DATE_WORDS,
+    DURATION_WORDS,
+    FREQUENCY_WORDS,
+    MONEY,
+    NUMBER_WORDS,
+)
 from certiq.text import STOPWORDS, content_terms, numbers, stem, words, written_words
 
 # Asking for an amount: only a sentence with a number (or a number word) can answer.
@@ -50,23 +59,8 @@ _DURATION: Final = re.compile(
     r"(?:agreement|contract|policy|plan)\s+(?:expire|end|lapse|run out)\b)",
     re.IGNORECASE,
 )
-_NUMBER_WORDS: Final = (
-    r"zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
-    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
-    r"eighty|ninety|hundred|thousand|million|billion|dozen|once|twice|half|single|double|none"
-)
 # Asked for a fine, a fee, a price or a cost, the answer names it or states money.
 _MONEY_ASKED: Final = re.compile(r"\b(fines?|fees?|prices?|costs?|charges?)\b", re.IGNORECASE)
-_MONEY: Final = re.compile(
-    r"[$€£¥]|\b(?:EUR|USD|GBP|CHF|dollars?|euros?|pounds?|cents?)\b|\d\s?%", re.IGNORECASE
-)
-_AMOUNT_WORDS: Final = re.compile(rf"\b(?:{_NUMBER_WORDS})\b", re.IGNORECASE)
-_DURATION_WORDS: Final = re.compile(
-    rf"\b(?:{_NUMBER_WORDS}|daily|weekly|monthly|quarterly|yearly|annually|hourly|nightly|"
-    r"until|till|indefinitely|permanently|forever|immediately|promptly|as long as|as soon as|"
-    r"no longer than|lifetime|(?:day|night|week|month|quarter|year|hour|minute)s?)\b",
-    re.IGNORECASE,
-)
 
 # "What is the effective date ...?" asks for a date: a sentence stating none ("Periods run from
 # the date the record was created") is about dates, not one. So does "when" asked in the past
@@ -75,39 +69,18 @@ _DURATION_WORDS: Final = re.compile(
 _DATE: Final = re.compile(
     r"\b(?:what|which) (?:is|was|are|were) the (?:[\w'-]+\s+){0,3}?dates?\b"
     r"|\bwhen (?:did|was|were)\b"
+    # "When is the procedure next due for review?": the date of the next one
+    r"|\bwhen\s+(?:is|are|will)\b[^?]*\bnext\s+(?:be\s+)?(?:due|review|reviewed|updated|renewed)\b"
     r"|\b(?:on|by) (?:what|which) (?:date|day)\b",
-    re.IGNORECASE,
-)
-# A date: a year, a numeric date, a month or a weekday ("runs for 3 years" states none).
-_DATE_WORDS: Final = re.compile(
-    r"\b(?:1[89]|20)\d\d\b|\b\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b"
-    # A month by its name or abbreviation, whole: "decided", "marketing" and "separate" begin
-    # as months do, and "may" is a month only as "May" or beside a day ("7 may").
-    r"|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|"
-    r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?"
-    r"|(?-i:\bMay\b)|\b\d{1,2}(?:st|nd|rd|th)?\s+may\b|\bmay\s+\d{1,2}\b"
-    r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b",
     re.IGNORECASE,
 )
 
 # "What time ...?" asks for a time of day: "every night" is how often, not when.
 # Not "what time period", "what time frame": a duration.
 _TIME_OF_DAY: Final = re.compile(r"\bwhat time\b(?!\s*(?:period|frame|limit|span))", re.I)
-_CLOCK: Final = re.compile(
-    r"\b\d{1,2}[:.]\d\d\b|\b\d{1,2}\s?(?:am|pm|a\.m\.|p\.m\.)|\b(?:midnight|noon|midday)\b",
-    re.IGNORECASE,
-)
 
 # "How often ...?" asks for a frequency: "within 30 days" states a duration, not how often.
 _FREQUENCY: Final = re.compile(r"\bhow (?:often|frequently)\b", re.IGNORECASE)
-_FREQUENCY_WORDS: Final = re.compile(
-    r"\b(?:(?:every|each|per)\s+(?:\d+\s+|other\s+|few\s+|business\s+|calendar\s+)?"
-    r"(?:day|night|week|month|quarter|year|hour|minute|annum|cycle|release|sprint)s?|"
-    r"once|twice|thrice|times|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|"
-    r"annually|biannually|hourly|regularly|periodically|occasionally|continuously|constantly|"
-    r"from time to time)\b",
-    re.IGNORECASE,
-)
 
 
 # "Which X ...": X is the one or two words after "which" (after "type of" and the like), up to
@@ -248,7 +221,7 @@ _SANCTIONS: Final = frozenset(
     content_terms(
         "penalty penalties sanction sanctions punishment punished disciplinary discipline "
         "dismissal dismissed termination terminated suspension suspended fine fines fined "
-        "prosecution prosecuted"
+        "prosecution prosecuted misconduct offence offences offense offenses police"
     )
 )
 _NAMED_BY: Final = {kind: _SANCTIONS for kind in content_terms("penalty sanction punishment")}
@@ -373,6 +346,11 @@ def kind_asked(question: str) -> str | None:
     cue = cue or _WHAT_KIND.search(question)
     if cue is None:
         return None
+    # A title written in capitals is the name, whole: "Who is the Speaking Up Guardian?" asks
+    # for a guardian, "Who is the Chief Information Security Officer?" for an officer.
+    title = _TITLE.match(question[cue.end() :])
+    if title is not None and _WHO.search(question[: cue.end()]):
+        return stem(title.group(1).lower())
     name: list[str] = []
     following = words(question[cue.end() :])
     owners = set(_PLURAL_OWNER.findall(question.lower()))  # "the users' choices"
@@ -394,6 +372,10 @@ def kind_asked(question: str) -> str | None:
     if not name or any(stem(word) in (_GENERIC_KINDS if what else _LISTED) for word in name):
         return None
     return stem(name[-1])
+
+
+_WHO: Final = re.compile(r"\bwho\b", re.IGNORECASE)
+_TITLE: Final = re.compile(r"(?-i:(?:[A-Z][a-z]+\s+){2,3}([A-Z][a-z]+))\b(?!['\u2019])")
 
 
 _LISTED: Final = frozenset(
@@ -477,7 +459,7 @@ def states_a_quantity(text: str) -> bool:
 
 
 _COUNTED: Final = re.compile(
-    rf"\b(?:{_NUMBER_WORDS})\s+(?:second|minute|hour|day|week|month|quarter|year)s?\b", re.I
+    rf"\b(?:{NUMBER_WORDS})\s+(?:second|minute|hour|day|week|month|quarter|year)s?\b", re.I
 )
 
 
@@ -505,7 +487,7 @@ def answers_when(question: str, sentence: str) -> bool:
     first by "... notified ... within 48 hours of the breach being confirmed" than by the
     definition of a breach's severity that shares as many of its words."""
     return _ASKS_WHEN.search(question) is not None and any(
-        pattern.search(sentence) is not None for pattern in (_DURATION_WORDS, _DATE_WORDS, _CLOCK)
+        pattern.search(sentence) is not None for pattern in (DURATION_WORDS, DATE_WORDS, CLOCK)
     )
 
 
@@ -571,10 +553,19 @@ def _another_place(question: str, sentence: str) -> bool:
     ("CCTV footage from the Leeds office ...")."""
     asked = set(_IN_A_PLACE.findall(question))
     stated = set(_IN_A_PLACE.findall(sentence))
+    if _ABROAD.search(question) and not _ABROAD.search(sentence):
+        # "the hotel limit when travelling abroad": "£150 in London and £95 elsewhere in the
+        # UK" names places at home
+        return bool(stated)
     return bool(asked and stated) and not any(place in sentence for place in asked)
 
 
 _IN_A_PLACE: Final = re.compile(r"\b(?:in|at|from)\s+(?:the\s+)?([A-Z][a-z]+)\b")
+_ABROAD: Final = re.compile(
+    r"\b(?:abroad|overseas|foreign|international(?:ly)?|another country|other countries|"
+    r"outside (?:the\s+)?(?:UK|US|EU|country))\b",
+    re.IGNORECASE,
+)
 
 
 def _states_the_money(money: re.Match[str] | None, sentence: str) -> bool:
@@ -582,7 +573,7 @@ def _states_the_money(money: re.Match[str] | None, sentence: str) -> bool:
     states money or names it."""
     return (
         money is None
-        or _MONEY.search(sentence) is not None
+        or MONEY.search(sentence) is not None
         or stem(money.group(1).lower()) in content_terms(sentence)
     )
 
@@ -620,27 +611,27 @@ def can_answer(question: str, sentence: str) -> bool:
     if asks_for_amount(question):
         counted = counted_kind(question)
         if counted in _TIME_UNITS:  # "how many days": 24 hours answers it too
-            return _DURATION_WORDS.search(sentence) is not None
+            return DURATION_WORDS.search(sentence) is not None
         # "How many times a year ...?" counts occurrences: "twice a year" answers it.
         if counted not in (None, _OCCURRENCES) and counted not in content_terms(sentence):
             return False  # "how many employees": a number of something else is no answer
         if not _states_the_money(money, sentence):
             return False  # asked what fine applies, "the stricter of the two applies" is none
-        return bool(numbers(sentence)) or _AMOUNT_WORDS.search(sentence) is not None
+        return bool(numbers(sentence)) or AMOUNT_WORDS.search(sentence) is not None
     if money and _IS_THERE.search(question):
         # "Is there a fee for exceptions?": money, for what is asked of; not "Approved
         # exceptions are valid ...", nor "... capped at the fees paid ...".
         rest = set(content_terms(question)) - set(content_terms(money.group(1)))
         return _states_the_money(money, sentence) and not rest.isdisjoint(content_terms(sentence))
     if _DATE.search(question):
-        return _DATE_WORDS.search(sentence) is not None
+        return DATE_WORDS.search(sentence) is not None
     if _TIME_OF_DAY.search(question):
-        return _CLOCK.search(sentence) is not None
+        return CLOCK.search(sentence) is not None
     if _FREQUENCY.search(question):
-        return _FREQUENCY_WORDS.search(sentence) is not None
+        return FREQUENCY_WORDS.search(sentence) is not None
     if asks_for_duration(question):
         # A number alone is no duration: "children under the age of 13" says nothing of how
         # long anything is kept; nor is how often something is done ("reports compliance ...
         # every quarter" says nothing of how long an exception lasts).
-        return _DURATION_WORDS.search(_FREQUENCY_WORDS.sub(" ", sentence)) is not None
+        return DURATION_WORDS.search(FREQUENCY_WORDS.sub(" ", sentence)) is not None
     return True

@@ -47,7 +47,7 @@ from certiq.answering.permissions import (
     permits_the_activity,
     told_apart_by,
 )
-from certiq.answering.sections import named_document
+from certiq.answering.sections import named_document, says_what_it_is
 from certiq.answering.who import (
     acted_on,
     does_it,
@@ -309,6 +309,13 @@ class ExtractiveAnswerer:
                 if does_the_activity(done, terms | _its_document(span))
             ]
             doing = [it for it in doing if permits_the_activity(done, it[0].text)] or doing
+            # What it is done to, or how, that no sentence doing it names is asked of the one
+            # that names it: "Can I report a concern anonymously?" is answered by "... the
+            # independent hotline run by SafeCall ... allows you to remain anonymous", not by
+            # where else a concern may be reported.
+            named = [terms | _its_document(span) for span, terms in doing]
+            unnamed = set(done[1]).difference(*named) if doing else set()
+            doing = [it for it in statements if unnamed & it[1]] or doing
         # Nor is one telling another party than the one asked of: "The DPO must be informed
         # within 24 hours" for how quickly the regulator is told.
         told = parties_told(question)
@@ -467,18 +474,21 @@ def _other_documents(question: str, evidence: Sequence[EvidenceSpan]) -> set[str
     policy", data-retention-policy.pdf is a policy whose name says nothing of passwords and
     whose passages retrieved never speak of them, so "The DPO owns this policy, approves
     exceptions ..." there is no answer, and nor is anything else it says read with its name.
-    One word of the name in common keeps a document ("the full retention policy"), and a
-    document whose name does not say what it is (PolicyQA's ted-com.pdf) is never another."""
+    A document of another kind is another too: asked when the visitor and site access
+    procedure is next reviewed, hybrid-working-policy.pdf's "This policy will next be reviewed
+    in January 2027." is no answer. One word of the name in common keeps a document ("the full
+    retention policy"), and a document whose name does not say what it is (PolicyQA's
+    ted-com.pdf) is never another."""
     named = named_document(question)
     if named is None:
         return set()
-    terms, kind = named
+    terms, _kind = named
     speaking = {span.doc_id for span in evidence if terms & set(content_terms(span.text))}
     return {
         span.doc_id
         for span in evidence
-        if kind in (own := file_name_terms(span.file_name))
-        and not terms & own
+        if says_what_it_is(span.file_name)
+        and not terms & file_name_terms(span.file_name)
         and span.doc_id not in speaking
     }
 

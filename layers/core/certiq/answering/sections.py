@@ -251,12 +251,19 @@ def document_openings(question: str, hits: Sequence[SearchHit]) -> list[str]:
 
 
 # A document named by what it is about and what it is: "the password policy", "our incident
-# response plan". One to three words between the determiner and the kind.
+# response plan", "the visitor and site access procedure". One to four words between the
+# determiner and the kind.
 _NAMED_DOCUMENT = re.compile(
-    r"\b(?:the|our|your|its) ((?:[\w-]+ ){1,3})"
+    r"\b(?:the|our|your|its) ((?:[\w-]+ ){1,4})"
     r"(policy|plan|agreement|procedure|standard|handbook|contract)\b",
     re.IGNORECASE,
 )
+
+
+def says_what_it_is(file_name: str) -> bool:
+    """The document's file name names its kind: hybrid-working-policy.pdf is a policy, while
+    PolicyQA's ted-com.pdf says nothing of what it is."""
+    return not _DOCUMENT_WORDS.isdisjoint(file_name_terms(file_name))
 
 
 def named_document(question: str) -> tuple[frozenset[str], str] | None:

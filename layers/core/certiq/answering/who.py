@@ -61,6 +61,8 @@ def identifies(role: str, sentence: str) -> bool:
         rf"\b{named}{short}\s+(?:is|are|was)\s+(?:(?-i:[A-Z]\w+\s+[A-Z])|the\s+"
         r"(?:[\w-]+\s+){0,2}?(?:engineer|officer|manager|lead|head|director|counsel|team)\b)",
         rf"(?-i:\b[A-Z]\w+\s+[A-Z]\w+),\s+(?:the\s+|our\s+|its\s+)?{named}\b",
+        # "... the Speaking Up Guardian, Priya Lennox, on 0161 ...": the name after the role
+        rf"\b{named}{short},\s+(?-i:[A-Z]\w+\s+[A-Z]\w+)\b",
     )
     if any(re.search(pattern, sentence, re.IGNORECASE) for pattern in patterns):
         return True
