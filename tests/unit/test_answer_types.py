@@ -17,11 +17,11 @@ from certiq.answering.answer_types import (
     does_the_action,
     kind_asked,
     names_someone,
-    topic,
 )
 from certiq.answering.instructions import tells_what_follows
 from certiq.answering.permissions import activity_asked, activity_done, method_asked
 from certiq.answering.sections import named_document
+from certiq.answering.topic import condition_aside, topic
 from certiq.text import content_terms
 
 
@@ -43,6 +43,9 @@ from certiq.text import content_terms
         ("Is there a fee for exceptions?", "Approved exceptions are valid for 12 months.", False),
         ("Is there a fee for exceptions?", "Liability is capped at the fees paid.", False),
         ("Is there a fee for exceptions?", "Each exception costs a fee of 50 EUR.", True),
+        # an amount of time is no amount of money
+        ("How much are the supplier's fees?", "It is capped at the fees paid in 12 months.", False),
+        ("How much are the supplier's fees?", "The fees are 1,200 a year.", True),
         # a penalty need not be an amount: it is named by the sanction
         ("What is the penalty for a violation?", "It may lead to dismissal.", True),
         ("What is the penalty for a violation?", "Breaches lead to disciplinary action.", True),
@@ -93,6 +96,17 @@ from certiq.text import content_terms
         # Asked what a document says about something, a sentence not naming it says nothing
         ("Does the plan say anything about ransomware?", "This plan covers incidents.", False),
         ("Does the plan say anything about ransomware?", "Ransomware is a SEV1 incident.", True),
+        ("Does the induction cover asbestos?", "The induction is valid for one year.", False),
+        ("Does the induction cover asbestos?", "It covers asbestos and fire safety.", True),
+        # asked for a phone number, an e-mail address or a website, one must be given
+        ("What is the hotline's phone number?", "The hotline is open 24 hours a day.", False),
+        ("What is the hotline's phone number?", "Call the hotline on 0161 555 0192.", True),
+        ("What is the email address of the DPO?", "Write to dpo@example.org.", True),
+        ("What is the email address of the DPO?", "The DPO answers e-mails.", False),
+        ("What is the website of the regulator?", "See www.ico.org.uk for details.", True),
+        # a website named, not asked for
+        ("Can I install software from any website?", "Do not install unknown software.", True),
+        ("What information does the website collect?", "We collect your name.", True),
         # nor by one naming another of its kind
         (
             "What's the encryption standard for laptops?",
@@ -183,12 +197,23 @@ def test_a_sentence_can_answer_only_with_the_kind_of_answer_asked_for(
         # a deadline asks for a time, written with or without the apostrophe
         ("Whats the deadline for telling the regulator", "for telling the regulator"),
         ("What's the deadline for installing updates?", "for installing updates"),
+        # nor is the verb asking for money: the answer is about lunch
+        ("How much can I spend on lunch?", "lunch"),
+        ("How much can staff claim for a desk?", "a desk"),
     ],
 )
 def test_the_topic_of_a_question_leaves_out_the_words_asking_for_a_quantity(
     question: str, about: str
 ) -> None:
     assert " ".join(topic(question).split()) == about
+
+
+def test_a_quantity_is_asked_of_the_topic_without_its_condition() -> None:
+    # GIVEN a topic ending in the condition it is asked under
+    asked = topic("How much can I spend on lunch when I'm out on visits all day?")
+    # THEN the condition is set aside, and a topic without one is whole
+    assert condition_aside(asked).strip() == "lunch"
+    assert condition_aside(" records kept") == " records kept"
 
 
 @pytest.mark.parametrize(
@@ -283,6 +308,8 @@ def test_a_when_question_is_answered_by_a_sentence_stating_a_time(
         # whether someone must do it: the activity, not who would do it
         ("Does the supplier have to carry cyber insurance?", "carry cyber insurance"),
         ("Is the supplier required to delete data?", "delete data"),
+        # "take away" is a verb, not a place
+        ("Can the association take away my arrangement?", "association take arrangement"),
         # not a yes/no question, or not one about permission
         ("Where can I send questions about the policy?", ""),
         ("Does the retention policy apply to contractors?", ""),

@@ -619,6 +619,22 @@ def test_asked_how_something_may_be_done_the_sentence_naming_how_answers() -> No
     assert [s.text for s in draft] == [evidence[1].text]
 
 
+def test_a_sentence_saying_it_may_not_be_done_answers_whether_it_may() -> None:
+    # GIVEN two things that may be claimed, scored first, and one that may not
+    evidence = scored(
+        ("An evening meal may be claimed up to 25 pounds.", 0.8),
+        ("Lunch may be claimed up to 10 pounds.", 0.7),
+        ("Alcohol cannot be claimed in any circumstances.", 0.6),
+        file_name="travel-and-expenses-policy.pdf",
+    )
+    # WHEN asked whether wine may be claimed
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "Can I claim for a glass of wine with my dinner?", evidence
+    )
+    # THEN the sentence saying alcohol may not be is the answer
+    assert [s.text for s in draft] == [evidence[2].text]
+
+
 def test_a_document_of_another_kind_holds_no_answer_about_the_one_named() -> None:
     # GIVEN a policy saying when it is next reviewed, and a procedure of four words' name
     [hybrid] = scored(

@@ -54,6 +54,12 @@ from certiq.text import content_terms, section_terms, stem
         # an e-mail is an email
         ("e-mail", stem("email")),
         ("e-mails", stem("emails")),
+        # a possessive is its noun
+        ("guardian's", stem("guardian")),
+        ("company\u2019s", stem("company")),
+        # a Saturday is a weekend, wine is alcohol
+        ("saturday", stem("weekends")),
+        ("wine", stem("alcohol")),
         # a fake claim is a false one
         ("fake", stem("false")),
         # a loss is what is lost, a theft what is stolen

@@ -137,6 +137,12 @@ _IRREGULAR = {
         # A fake claim is a false one: "What is the penalty for a fake expenses claim?" is
         # answered by "Deliberately false claims are treated as gross misconduct ...".
         "false": "fake fakes faked",
+        # A Saturday is a weekend: "I need to come in on a Saturday, who approves that?" is
+        # answered by "Access ... at weekends must be approved ...".
+        "weekend": "weekends saturday saturdays sunday sundays",
+        # Wine and beer are alcohol: "Can I claim for a glass of wine?" is answered by
+        # "Alcohol cannot be claimed in any circumstances."
+        "alcohol": "wine wines beer beers alcoholic",
         # "How many chars does a password need?" asks for characters.
         "character": "char chars",
         # Telling or informing someone is notifying them: "How quickly must the regulator be
@@ -173,6 +179,8 @@ def stem(word: str) -> str:
     'minutes', 'agree' and 'agreed'. A few irregular past forms become their verb's stem: 'kept'
     is 'keep', 'made' is 'mak' like 'make' and 'making'.
     """
+    if word.endswith(("'s", "\u2019s")) and len(word) > 3:
+        return stem(word[:-2])  # a possessive is its noun: "the Guardian's number"
     base = _IRREGULAR.get(word)
     if base is not None:
         return stem(base)

@@ -22,17 +22,20 @@ from typing import Final
 from certiq.answering.instructions import states_an_obligation
 from certiq.answering.stated import (
     AMOUNT_WORDS,
+    AN_AMOUNT_OF_TIME,
     CLOCK,
     DATE_WORDS,
     DURATION_WORDS,
     FREQUENCY_WORDS,
     MONEY,
     NUMBER_WORDS,
+    contact_asked,
+    names_another_place,
 )
 from certiq.text import STOPWORDS, content_terms, numbers, stem, words, written_words
 
 # Asking for an amount: only a sentence with a number (or a number word) can answer.
-_AMOUNT: Final = re.compile(
+AMOUNT_ASKED: Final = re.compile(
     r"\bhow (?:many|much)\b"
     r"|\bwhat (?:is|are|was|were) the (?:maximum|minimum|max|min|total|number|amount|"
     r"percentage|proportion|share|rate|limit|cap|fine|fines|fee|fees|price|cost)\b"
@@ -43,7 +46,7 @@ _AMOUNT: Final = re.compile(
 )
 # Asking for a duration or a frequency: a number, or the words that state one without digits.
 # "What is the notice period ...?" asks for one too; what it is about starts after "the".
-_DURATION: Final = re.compile(
+DURATION_ASKED: Final = re.compile(
     r"\bhow (?:long|often|frequently|soon|quickly|fast)\b"
     r"|\bwhat(?:'s|’s|s| is| are| was| were) the (?=(?:[\w'-]+\s+){0,3}?"
     r"(?:period|periods|duration|timeframe|time limit|deadlines?)\b)"
@@ -106,13 +109,13 @@ _WHAT_KIND: Final = re.compile(
 # the demo's.
 # Words naming a quantity: "what is the retention period" is answered by "kept for 7 years",
 # and in a quantity question they are not what the answer must be about.
-_QUANTITY_NOUNS: Final = (
+QUANTITY_NOUNS: Final = (
     "length period duration number amount size frequency rate limit count level percentage deadline"
 ).split()
 _GENERIC_KINDS: Final = frozenset(
     stem(word)
     for word in [
-        *_QUANTITY_NOUNS,
+        *QUANTITY_NOUNS,
         *"""
         purpose reason scope extent way manner means method step measure action practice choice
         option control change use detail part thing kind type sort information info data policy
@@ -464,17 +467,11 @@ _COUNTED: Final = re.compile(
 
 
 def asks_for_amount(question: str) -> bool:
-    return _AMOUNT.search(question) is not None
-
-
-_DURATION_VERB: Final = re.compile(
-    r"\s+(?:last|lasts|take|takes|remain|remains|expire|end|lapse|run out)\s*$", re.I
-)
-_QUANTITY_ATTRIBUTE: Final = re.compile(rf"\b(?:{'|'.join(_QUANTITY_NOUNS)})s?\b", re.I)
+    return AMOUNT_ASKED.search(question) is not None
 
 
 def asks_for_duration(question: str) -> bool:
-    return _DURATION.search(question) is not None
+    return DURATION_ASKED.search(question) is not None
 
 
 # "When must ...?", "By when ...?"; not "What happens when ...?", which asks what.
@@ -511,59 +508,12 @@ def asks_for_a_quantity(question: str) -> bool:
     return asks_for_amount(question) or asks_for_duration(question)
 
 
-def topic(question: str) -> str:
-    """What the answer must be about: the words after the ones asking for a quantity, to the end
-    of that sentence. "How often must access rights be reviewed?" is about "must access rights
-    be reviewed", not "often"; "Hi, I am [NAME_1]: how long are backups kept?" is about "are
-    backups kept". The question itself when it asks for no quantity."""
-    cue = _AMOUNT.search(question) or _DURATION.search(question)
-    if cue is None:
-        return question
-    # "Which is longer: the SEV1 or the SEV2 window?": what follows the colon is asked about.
-    rest = re.split(r"[?.!;:]", question[cue.end() :].lstrip(" :,"), maxsplit=1)[0]
-    # "How long do exceptions last?": the verb asks for the duration, as "how long" does; the
-    # answer is about exceptions ("valid for at most 12 months") and need not say "last". So do
-    # attribute words: "What is the minimum password length?" is about passwords ("at least 14
-    # characters long").
-    rest = _QUANTITY_ATTRIBUTE.sub(" ", _DURATION_VERB.sub("", _IT_TAKES.sub(" ", rest)))
-    rest = _COMPARED.sub(" ", rest)  # "backups kept longer than tickets": backups, tickets
-    return rest if rest.strip() else question
-
-
-_COMPARED: Final = re.compile(r"\b(?:longer|shorter)\s+than\b", re.IGNORECASE)
-# "How long does it take to get my records?" is about the records ("... will respond to your
-# request for inspection of records within 10 days"), not about taking or getting.
-_IT_TAKES: Final = re.compile(
-    r"^\s*(?:does|do|did|will|would|should|can|could)\s+it\s+(?:usually\s+)?take\s+"
-    r"(?:(?:me|us|you|them|him|her)\s+)?(?:to|for)\s+(?:(?:get|have|be)\s+)?",
-    re.IGNORECASE,
-)
-
-
-# "Does the plan say anything about ransomware?", "What does the policy state on backups?"
+# "Does the plan say anything about ransomware?", "What does the policy state on backups?",
+# "Does the site induction cover asbestos awareness?": a sentence not naming it says nothing.
 _SAYS_ABOUT: Final = re.compile(
     r"\b(?:say|says|mention|mentions|state|states)\s+(?:anything\s+|something\s+)?"
-    r"(?:about|on|regarding)\s+([^?.!]+)",
-    re.IGNORECASE,
-)
-
-
-def _another_place(question: str, sentence: str) -> bool:
-    """The question names a place ("CCTV in Manchester") and the sentence another, not it
-    ("CCTV footage from the Leeds office ...")."""
-    asked = set(_IN_A_PLACE.findall(question))
-    stated = set(_IN_A_PLACE.findall(sentence))
-    if _ABROAD.search(question) and not _ABROAD.search(sentence):
-        # "the hotel limit when travelling abroad": "£150 in London and £95 elsewhere in the
-        # UK" names places at home
-        return bool(stated)
-    return bool(asked and stated) and not any(place in sentence for place in asked)
-
-
-_IN_A_PLACE: Final = re.compile(r"\b(?:in|at|from)\s+(?:the\s+)?([A-Z][a-z]+)\b")
-_ABROAD: Final = re.compile(
-    r"\b(?:abroad|overseas|foreign|international(?:ly)?|another country|other countries|"
-    r"outside (?:the\s+)?(?:UK|US|EU|country))\b",
+    r"(?:about|on|regarding)\s+([^?.!]+)"
+    r"|^\W*(?:does|do|will)\b[^?]*?\b(?:cover|include|mention)\s+([^?.!]+)",
     re.IGNORECASE,
 )
 
@@ -590,8 +540,13 @@ def can_answer(question: str, sentence: str) -> bool:
     question names by name ("about_another"), or for who does something ("who must approve")
     and the sentence does not name the doing; True otherwise (nothing is known against it)."""
     said_about = _SAYS_ABOUT.search(question)
-    if said_about and set(content_terms(said_about.group(1))).isdisjoint(content_terms(sentence)):
+    if said_about and set(content_terms(said_about.group(1) or said_about.group(2))).isdisjoint(
+        content_terms(sentence)
+    ):
         return False  # asked what the plan says about ransomware, a sentence not naming it
+    contact = contact_asked(question)
+    if contact is not None:
+        return contact.search(sentence) is not None
     kind = kind_asked(question)
     if kind is not None and (
         not names_kind(kind, sentence) or about_another(question, sentence, kind=kind)
@@ -600,7 +555,7 @@ def can_answer(question: str, sentence: str) -> bool:
     together = frozenset(coordinated_terms(question))
     if about_another(question, sentence, names_only=True, alternatives=together):
         return False
-    if _another_place(question, sentence):
+    if names_another_place(question, sentence):
         return False
     action = action_asked(question)
     if action is not None and not does_the_action(action, sentence):
@@ -617,6 +572,10 @@ def can_answer(question: str, sentence: str) -> bool:
             return False  # "how many employees": a number of something else is no answer
         if not _states_the_money(money, sentence):
             return False  # asked what fine applies, "the stricter of the two applies" is none
+        if money is not None and MONEY.search(sentence) is None:
+            # an amount of money, not of time: "capped at the fees paid in the 12 months before
+            # the claim" says how much of what, never how much the fees are
+            sentence = AN_AMOUNT_OF_TIME.sub(" ", sentence)
         return bool(numbers(sentence)) or AMOUNT_WORDS.search(sentence) is not None
     if money and _IS_THERE.search(question):
         # "Is there a fee for exceptions?": money, for what is asked of; not "Approved

@@ -25,7 +25,6 @@ from certiq.answering.answer_types import (
     names_someone,
     names_the_action,
     states_a_quantity,
-    topic,
 )
 from certiq.answering.instructions import (
     asks_what_to_do,
@@ -48,6 +47,7 @@ from certiq.answering.permissions import (
     told_apart_by,
 )
 from certiq.answering.sections import named_document, says_what_it_is
+from certiq.answering.topic import condition_aside, topic
 from certiq.answering.who import (
     acted_on,
     does_it,
@@ -182,7 +182,9 @@ class ExtractiveAnswerer:
         by each one's period."""
         if held & alternatives:
             held = held | alternatives
-        if len(held) / len(query) <= QUANTITY_OVERLAP or about_another(
+        # the terms of its condition ("when I'm out on visits") count when held, not missing
+        core = set(content_terms(condition_aside(asked))) & query or query
+        if len(held & core) / len(core) <= QUANTITY_OVERLAP or about_another(
             asked, span.text, alternatives=frozenset(alternatives)
         ):
             return False

@@ -38,7 +38,9 @@ def activity_asked(question: str) -> set[str]:
     says nothing of working abroad."""
     if _YES_NO.search(question) is None or _PERMISSION.search(question) is None:
         return set()
-    terms = set(content_terms(question)) - _PERMISSION_TERMS
+    # "take away" is a verb, "away" no place: "Can the association take away my hybrid
+    # arrangement?" is answered by "The association may end a hybrid arrangement ...".
+    terms = set(content_terms(_PHRASAL_AWAY.sub(r"\1", question))) - _PERMISSION_TERMS
     # Who would do it is not what is done: "Can employees bring their dogs to the office?" is
     # not answered by "... in line with the employee privacy notice".
     asker = _ASKER.search(question)
@@ -46,6 +48,11 @@ def activity_asked(question: str) -> set[str]:
     return terms - set(content_terms(who)) if who else terms
 
 
+_PHRASAL_AWAY: Final = re.compile(
+    r"\b((?:take|takes|taking|took|taken|give|gives|giving|gave|given|throw|throws|throwing|"
+    r"threw|thrown|put|puts|putting)\s+(?:[\w-]+\s+)?)away\b",
+    re.IGNORECASE,
+)
 _ASKER: Final = re.compile(
     r"^\W*(?:(?:can|could|may|are|is)\s+(employees|staff|contractors|visitors|people|users)\b"
     # Whether someone must do it: "Does the supplier have to carry cyber insurance?" asks about
@@ -122,9 +129,10 @@ def does_the_activity(activity: tuple[str, frozenset[str]], terms: AbstractSet[s
 
 
 def permits_the_activity(activity: tuple[str, frozenset[str]], sentence: str) -> bool:
-    """The sentence says the action may be done: "Either party may terminate it ..." answers
-    "Can Northwind end the supplier contract early?" before "On termination the supplier
-    deletes ..." does, which says what follows it."""
+    """The sentence says whether the action may be done: "Either party may terminate it ..."
+    answers "Can Northwind end the supplier contract early?" before "On termination the
+    supplier deletes ..." does, which says what follows it; "Alcohol cannot be claimed ..."
+    answers whether wine may be claimed."""
     written = [word.lower() for word in written_words(sentence)]
     return any(
         names_the_action(activity[0], content_terms(word))
@@ -133,7 +141,11 @@ def permits_the_activity(activity: tuple[str, frozenset[str]], sentence: str) ->
     )
 
 
-_MAY: Final = frozenset("may can could allowed permitted entitled right".split())
+# Whether it may be done, either way: "Alcohol cannot be claimed in any circumstances" answers
+# whether a glass of wine may be claimed as "may be claimed" would.
+_MAY: Final = frozenset(
+    "may can could allowed permitted entitled right cannot never can't mustn't".split()
+)
 
 
 # "How can I opt out of marketing emails?", "How do I delete my account?": how something is

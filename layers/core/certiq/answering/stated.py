@@ -54,3 +54,57 @@ FREQUENCY_WORDS: Final = re.compile(
     r"from time to time)\b",
     re.IGNORECASE,
 )
+
+# An amount of time, read out of a sentence asked for an amount of money.
+AN_AMOUNT_OF_TIME: Final = re.compile(
+    rf"\b(?:\d+(?:[.,]\d+)?|{NUMBER_WORDS})\s+(?:business\s+|working\s+|calendar\s+)?"
+    # not "a day's pay"
+    r"(?:second|minute|hour|day|night|week|month|quarter|year)s?\b(?!['\u2019])",
+    re.IGNORECASE,
+)
+
+# Asked for a phone number, an e-mail address or a website, a sentence without one is no
+# answer: "... the independent hotline run by SafeCall ..." gives no number to call.
+_CONTACT_ASKED: Final = re.compile(
+    r"^\W*(?:what|what's|whats|which|where|give|tell)\b[^?]*?"
+    r"\b(?:(phone|telephone|contact|fax|mobile)\s+(?:number|no\.?)|(e-?mail)\s+address|"
+    r"(website|web\s?site|web\s+address|url|web\s?page))\b"
+    # the thing asked for, not what does something: "What information does the website
+    # collect?" asks for information
+    r"(?=\s*(?:[?.!]|$|for\b|of\b|to\b|at\b|on\b))",
+    re.IGNORECASE,
+)
+_CONTACT_STATED: Final = (
+    re.compile(r"(?:\+?\d[\d ()-]{6,}\d)"),
+    re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+"),
+    re.compile(r"\bhttps?://\S+|\bwww\.\S+|\b[\w-]+\.(?:com|org|net|gov|uk|eu|io)\b", re.I),
+)
+
+
+def contact_asked(question: str) -> re.Pattern[str] | None:
+    """What a sentence must hold when the question asks for a phone number, an e-mail address
+    or a website; None when it asks for none."""
+    asked = _CONTACT_ASKED.search(question)
+    if asked is None:
+        return None
+    return _CONTACT_STATED[next(index for index, group in enumerate(asked.groups()) if group)]
+
+
+def names_another_place(question: str, sentence: str) -> bool:
+    """The question names a place ("CCTV in Manchester") and the sentence another, not it
+    ("CCTV footage from the Leeds office ...")."""
+    asked = set(_IN_A_PLACE.findall(question))
+    stated = set(_IN_A_PLACE.findall(sentence))
+    if _ABROAD.search(question) and not _ABROAD.search(sentence):
+        # "the hotel limit when travelling abroad": "£150 in London and £95 elsewhere in the
+        # UK" names places at home
+        return bool(stated)
+    return bool(asked and stated) and not any(place in sentence for place in asked)
+
+
+_IN_A_PLACE: Final = re.compile(r"\b(?:in|at|from)\s+(?:the\s+)?([A-Z][a-z]+)\b")
+_ABROAD: Final = re.compile(
+    r"\b(?:abroad|overseas|foreign|international(?:ly)?|another country|other countries|"
+    r"outside (?:the\s+)?(?:UK|US|EU|country))\b",
+    re.IGNORECASE,
+)
