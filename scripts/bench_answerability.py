@@ -3,12 +3,12 @@
 Ingests the demo's sample PDFs into a temporary data directory and asks every question of
 tests/data/answerability/demo_questions.jsonl through the local runtime (the real ASL, steps
 and stores), reuse off. ``--documents heldout`` asks heldout_questions.jsonl of the held-out
-documents (scripts/heldout_documents.py) instead, ``heldout-b`` heldout_b_questions.jsonl of
-scripts/heldout_documents_b.py: other organisations' policies, written with their questions
-before the answerer was ever run on them. For questions the documents
-answer: right (a shown statement holds the answering words), wrong (statements shown, none of
-them the answer) or abstained. For questions they do not answer: abstained (the right outcome)
-or answered anyway, and how many statements were shown. For a question in parts, the note
+documents (scripts/heldout_documents.py) instead, ``heldout-b`` and ``heldout-c`` the _b and _c
+sets (scripts/heldout_documents_b.py, _c.py): other organisations' policies, written with their
+questions before the answerer was ever run on them. For questions the documents answer: right
+(a shown statement holds the answering words), wrong (statements shown, none of them the
+answer) or abstained. For questions they do not answer: abstained (the right outcome) or
+answered anyway, and how many statements were shown. For a question in parts, the note
 naming the parts not stated is checked too:
 ``wrong_notes`` counts answers whose note names other parts than ``parts_not_stated`` (none
 unless the row lists some). Figures per split (dev: rules may be set looking at it; test: for
@@ -35,6 +35,7 @@ QUESTIONS = {
     "demo": DATA / "demo_questions.jsonl",
     "heldout": DATA / "heldout_questions.jsonl",
     "heldout-b": DATA / "heldout_b_questions.jsonl",
+    "heldout-c": DATA / "heldout_c_questions.jsonl",
 }
 
 

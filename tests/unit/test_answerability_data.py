@@ -18,6 +18,7 @@ SETS = {
     "demo_questions.jsonl": "make_sample_pdfs",
     "heldout_questions.jsonl": "heldout_documents",
     "heldout_b_questions.jsonl": "heldout_documents_b",
+    "heldout_c_questions.jsonl": "heldout_documents_c",
 }
 
 

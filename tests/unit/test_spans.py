@@ -271,3 +271,25 @@ def test_asked_who_does_something_a_sentence_doing_it_is_evidence_beyond_the_bes
         # THEN the approving sentence is evidence too, last, with a score above zero
         assert spans[-1].text == approves and spans[-1].score > 0
         assert approves not in [span.text for span in spans[:-1]]
+
+
+def test_asked_of_an_amount_a_sentence_whose_band_holds_it_is_evidence_beyond_the_best() -> None:
+    # GIVEN sentences holding the question's words, and bands of money sharing none of them
+    question = "Which contracts over £150,000 does the council tender?"
+    band = "From £100,000 to £499,999: a formal tender."
+    chunk = make_chunk(
+        "The council tenders contracts openly. Contracts are signed by the council. "
+        f"Up to £10,000: one quotation. {band}",
+        doc_id="rules",
+    )
+    # WHEN two spans are kept
+    spans = select_spans(
+        question,
+        [SearchHit(chunk=chunk, score=1.0)],
+        2,
+        settings=RetrievalSettings(span_scorer="weighted", span_threshold=0.0),
+    )
+    # THEN the band holding the amount is evidence too, and the other band is not
+    texts = [span.text for span in spans]
+    assert band in texts
+    assert "Up to £10,000: one quotation." not in texts

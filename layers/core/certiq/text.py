@@ -137,6 +137,9 @@ _IRREGULAR = {
         # A fake claim is a false one: "What is the penalty for a fake expenses claim?" is
         # answered by "Deliberately false claims are treated as gross misconduct ...".
         "false": "fake fakes faked",
+        # A quote is a quotation: "How many quotes do I need ...?" is answered by "... at least
+        # three written quotations".
+        "quote": "quotation quotations",
         # A Saturday is a weekend: "I need to come in on a Saturday, who approves that?" is
         # answered by "Access ... at weekends must be approved ...".
         "weekend": "weekends saturday saturdays sunday sundays",

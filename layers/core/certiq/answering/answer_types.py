@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
+from certiq.answering.amounts import bands_stated, holds_an_amount_asked
 from certiq.answering.instructions import states_an_obligation
 from certiq.answering.stated import (
     AMOUNT_WORDS,
@@ -531,7 +532,7 @@ def _states_the_money(money: re.Match[str] | None, sentence: str) -> bool:
 _IS_THERE: Final = re.compile(r"\b(?:is|are)\s+there\s+(?:an?|any)\b", re.IGNORECASE)
 
 
-def can_answer(question: str, sentence: str) -> bool:
+def can_answer(question: str, sentence: str, heading: str | None = None) -> bool:
     """False when the question asks for an amount, a duration or a frequency that the sentence
     does not state in any form (how often: "every 12 months", "twice a year", "annually"), for
     a date or a time of day and the sentence states none, for a count of things ("how many
@@ -544,6 +545,8 @@ def can_answer(question: str, sentence: str) -> bool:
         content_terms(sentence)
     ):
         return False  # asked what the plan says about ransomware, a sentence not naming it
+    if holds_an_amount_asked(question, sentence) is False:
+        return False  # "£500,000 and above: ..." says nothing of a £150,000 contract
     contact = contact_asked(question)
     if contact is not None:
         return contact.search(sentence) is not None
@@ -558,8 +561,14 @@ def can_answer(question: str, sentence: str) -> bool:
     if names_another_place(question, sentence):
         return False
     action = action_asked(question)
-    if action is not None and not does_the_action(action, sentence):
-        # Asked who approves access, a sentence naming people but no approving is no answer.
+    # Asked who approves access, a sentence naming people but no approving is no answer; but
+    # a band under a heading naming it does it ("From £100,000 to £499,999: the Director ..."
+    # under "4. Approval of Spend").
+    if (
+        action is not None
+        and not does_the_action(action, sentence)
+        and not (heading and bands_stated(sentence) and does_the_action(action, heading))
+    ):
         return False
 
     money = _MONEY_ASKED.search(question)

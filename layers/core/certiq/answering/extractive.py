@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from certiq.answering.amounts import terms_with_amounts
 from certiq.answering.answer_types import (
     about_another,
     action_asked,
@@ -182,8 +183,7 @@ class ExtractiveAnswerer:
         by each one's period."""
         if held & alternatives:
             held = held | alternatives
-        # the terms of its condition ("when I'm out on visits") count when held, not missing
-        core = set(content_terms(condition_aside(asked))) & query or query
+        core = set(content_terms(condition_aside(asked))) & query or query  # "when I'm out"
         if len(held & core) / len(core) <= QUANTITY_OVERLAP or about_another(
             asked, span.text, alternatives=frozenset(alternatives)
         ):
@@ -236,11 +236,11 @@ class ExtractiveAnswerer:
             (span, terms)
             for span in evidence
             if may_answer(span)
-            and can_answer(question, span.text)
+            and can_answer(question, span.text, span.section)
             and span.doc_id not in other_documents
             and _not_another_field(span.text, query)
             and (
-                method in (terms := set(content_terms(span.text)))
+                method in (terms := terms_with_amounts(question, span.text))
                 or self._close_enough(span, terms, query)
             )
         ]

@@ -40,6 +40,7 @@ import numpy as np
 from numpy.typing import NDArray
 from rank_bm25 import BM25Okapi  # type: ignore[import-untyped]
 
+from certiq.answering.amounts import amounts_named, holds_an_amount_asked
 from certiq.answering.answer_types import action_asked, does_the_action, names_someone
 from certiq.answering.sections import (
     choose_document,
@@ -215,6 +216,7 @@ def best_spans(
     scored += _listed_section(question, everything, scored, settings)
     scored += _document_opening(question, everything, scored, settings)
     scored += _someone_doing_it(question, everything, scored, settings)
+    scored += _in_the_band_asked(question, everything, scored)
     return [
         sentence_span(
             candidate.hit.chunk, candidate.index, score, candidate.hit.score, similarity=similarity
@@ -246,6 +248,23 @@ def _someone_doing_it(
         and _does_it(action, candidate)
     )
     return list(itertools.islice(doing, 1))
+
+
+def _in_the_band_asked(
+    question: str, everything: Sequence[Ranked], scored: Sequence[Kept]
+) -> list[Kept]:
+    """Asked of an amount, the sentences stating a band that holds it are evidence, the best
+    two, however they score: "£500,000 and above: the Cabinet Member for Finance ..." shares no
+    word with "Who approves spend over half a million?"."""
+    if not amounts_named(question):
+        return []
+    taken = {id(candidate) for _, candidate, _ in scored}
+    holding = (
+        (score or kept, candidate, similarity)
+        for score, kept, candidate, similarity in everything
+        if id(candidate) not in taken and holds_an_amount_asked(question, _sentence(candidate).text)
+    )
+    return list(itertools.islice(holding, 2))
 
 
 def _does_it(action: str, candidate: _Candidate) -> bool:

@@ -1,0 +1,129 @@
+"""Amounts of money a question names, and the bands of money a sentence states.
+
+Policies state rules by bands: "Goods and services from £10,000 to £74,999: at least three
+written quotations", "£500,000 and above: the Cabinet Member for Finance". A question names an
+amount instead ("How many quotes do I need for a £30k job?"), which shares no word with the
+band holding it. A sentence whose band holds the amount asked of is about it; one stating only
+bands that do not hold it is about other amounts, and no answer.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from certiq.text import content_terms
+
+_NUMBER: Final = r"\d[\d,]*(?:\.\d+)?"
+_SCALE: Final = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
+# "£30k", "£150,000", "$2.5 million", "half a million"
+_MONEY: Final = re.compile(
+    rf"[£$€]\s?(?P<number>{_NUMBER})(?:\s?(?P<scale>k|m|bn|thousand|million|billion)\b)?"
+    r"|\b(?P<half>half\s+a|a)\s+million\b",
+    re.IGNORECASE,
+)
+# Words before or after an amount that make it one end of a band.
+_BELOW: Final = re.compile(r"\b(?:below|under|less\s+than)\s*$", re.IGNORECASE)
+_AT_MOST: Final = re.compile(
+    r"\b(?:up\s+to|not\s+exceeding|no\s+more\s+than|at\s+most|maximum\s+of|max\.?)\s*$",
+    re.IGNORECASE,
+)
+_AT_LEAST: Final = re.compile(r"\b(?:at\s+least|from|minimum\s+of)\s*$", re.IGNORECASE)
+_ABOVE: Final = re.compile(
+    r"\b(?:over|above|more\s+than|exceeding|in\s+excess\s+of)\s*$", re.IGNORECASE
+)
+_OR_MORE: Final = re.compile(r"^\s*(?:or\s+more|and\s+above|or\s+above|and\s+over|\+)", re.I)
+_OR_LESS: Final = re.compile(r"^\s*(?:or\s+less|and\s+below|or\s+below|and\s+under)\b", re.I)
+_TO: Final = re.compile(r"^\s*(?:to|-|–|and)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Band:
+    low: float
+    high: float
+    low_included: bool = True
+    high_included: bool = True
+
+    def holds(self, amount: float) -> bool:
+        """The amount is in the band, and an open band's one end is within a factor of
+        _NEAR of it: "more than £50 per person" is about hospitality, not a £500,000 spend."""
+        above = amount >= self.low if self.low_included else amount > self.low
+        below = amount <= self.high if self.high_included else amount < self.high
+        if math.isinf(self.high) and self.low > 0:
+            below = below and amount <= self.low * _NEAR
+        if math.isinf(self.low) and self.high > 0:
+            above = above and amount >= self.high / _NEAR
+        return above and below
+
+
+_NEAR: Final = 100
+
+
+def amounts_named(text: str) -> list[float]:
+    """The amounts of money the text names, in its order."""
+    return [_value(match) for match in _MONEY.finditer(text)]
+
+
+def amount_terms(question: str) -> frozenset[str]:
+    """The content terms that write the question's amounts ("30k", "150,000", "million")."""
+    return frozenset(
+        term for match in _MONEY.finditer(question) for term in content_terms(match.group(0))
+    )
+
+
+def bands_stated(sentence: str) -> list[Band]:
+    """The bands of money the sentence states: "from £10,000 to £74,999", "below £10,000",
+    "£500,000 and above", "more than £100"; a bare amount ("a charge of £10") is none."""
+    matches = list(_MONEY.finditer(sentence))
+    bands: list[Band] = []
+    index = 0
+    while index < len(matches):
+        match = matches[index]
+        before = sentence[: match.start()]
+        after = sentence[match.end() :]
+        value = _value(match)
+        following = matches[index + 1] if index + 1 < len(matches) else None
+        if following is not None and _TO.match(sentence[match.end() : following.start()]):
+            bands.append(Band(value, _value(following)))  # "from £10,000 to £74,999"
+            index += 2
+            continue
+        if _BELOW.search(before):
+            bands.append(Band(-math.inf, value, high_included=False))
+        elif _AT_MOST.search(before) or _OR_LESS.match(after):
+            bands.append(Band(-math.inf, value))
+        elif _ABOVE.search(before):
+            bands.append(Band(value, math.inf, low_included=False))
+        elif _AT_LEAST.search(before) or _OR_MORE.match(after):
+            bands.append(Band(value, math.inf))
+        index += 1
+    return bands
+
+
+def holds_an_amount_asked(question: str, sentence: str) -> bool | None:
+    """True when a band the sentence states holds an amount the question names, False when it
+    states bands and none holds one, None when either names none."""
+    asked = amounts_named(question)
+    bands = bands_stated(sentence)
+    if not asked or not bands:
+        return None
+    return any(band.holds(amount) for band in bands for amount in asked)
+
+
+def _value(match: re.Match[str]) -> float:
+    if match.group("half") is not None:
+        return 5e5 if match.group("half").lower().startswith("half") else 1e6
+    number = float(match.group("number").replace(",", "").rstrip("."))
+    scale = match.group("scale")
+    return number * _SCALE[scale.lower()] if scale else number
+
+
+def terms_with_amounts(question: str, sentence: str) -> set[str]:
+    """The sentence's content terms, and the question's amount written as the question writes
+    it when a band of the sentence holds it: "From £100,000 to £499,999: the Director ..."
+    holds "150,000" of "Who signs off a £150,000 contract?"."""
+    terms = set(content_terms(sentence))
+    if holds_an_amount_asked(question, sentence):
+        terms |= amount_terms(question)
+    return terms

@@ -1,0 +1,60 @@
+"""Amounts a question names and the bands of money a sentence states (certiq.answering.amounts)."""
+
+from __future__ import annotations
+
+import pytest
+
+from certiq.answering.amounts import amounts_named, holds_an_amount_asked, terms_with_amounts
+from certiq.answering.answer_types import can_answer
+
+
+@pytest.mark.parametrize(
+    ("text", "amounts"),
+    [
+        ("How many quotes do I need for a £30k job?", [30_000.0]),
+        ("Who signs off a £150,000 contract?", [150_000.0]),
+        ("Who approves spend over half a million?", [500_000.0]),
+        ("Is a $2.5 million deal reviewed?", [2_500_000.0]),
+        ("How many quotes do I need?", []),
+    ],
+)
+def test_a_question_names_amounts_as_people_write_them(text: str, amounts: list[float]) -> None:
+    assert amounts_named(text) == amounts
+
+
+@pytest.mark.parametrize(
+    ("sentence", "holds"),
+    [
+        ("From £100,000 to £499,999: the Director of the service.", True),
+        ("From £10,000 to £99,999: the relevant Head of Service.", False),
+        ("£500,000 and above: the Cabinet Member for Finance.", False),
+        ("Goods and services below £10,000: one written quotation is enough.", False),
+        ("Contracts of £75,000 or more need a formal tender.", True),
+        ("Spend of more than £100,000 is reported to the board.", True),
+        ("Up to £10,000: the budget holder.", False),
+        # an open band is about amounts near its end: not a £150,000 contract
+        ("Hospitality worth more than £50 per person must be approved.", False),
+        # a bare amount states no band
+        ("A charge of £10 is made for each replacement badge.", None),
+    ],
+)
+def test_a_band_holds_the_amount_asked_or_not(sentence: str, holds: bool | None) -> None:
+    assert holds_an_amount_asked("Who signs off a £150,000 contract?", sentence) is holds
+
+
+def test_a_sentence_whose_band_holds_the_amount_holds_the_question_s_words_for_it() -> None:
+    question = "How many quotes do I need for a £30k consultancy job?"
+    terms = terms_with_amounts(question, "From £10,000 to £74,999: three written quotations.")
+    assert "30k" in terms
+    assert "30k" not in terms_with_amounts(question, "£75,000 or more: a formal tender.")
+
+
+def test_a_band_of_other_amounts_is_no_answer_and_one_under_the_heading_doing_it_is() -> None:
+    question = "Who signs off a £150,000 contract?"
+    # GIVEN bands listed under a heading that names the approving
+    heading = "4. Approval of Spend"
+    # THEN the band holding the amount answers who approves it, another band does not
+    assert can_answer(question, "From £100,000 to £499,999: the Director.", heading)
+    assert not can_answer(question, "£500,000 and above: the Cabinet Member.", heading)
+    # AND without the heading, a band naming no approving is no answer
+    assert not can_answer(question, "From £100,000 to £499,999: the Director.")
