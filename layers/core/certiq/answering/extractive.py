@@ -481,10 +481,9 @@ def _other_documents(question: str, evidence: Sequence[EvidenceSpan]) -> set[str
     in January 2027." is no answer. One word of the name in common keeps a document ("the full
     retention policy"), and a document whose name does not say what it is (PolicyQA's
     ted-com.pdf) is never another."""
-    named = named_document(question)
-    if named is None:
+    terms = named_document(question)
+    if terms is None:
         return set()
-    terms, _kind = named
     speaking = {span.doc_id for span in evidence if terms & set(content_terms(span.text))}
     return {
         span.doc_id

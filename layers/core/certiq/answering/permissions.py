@@ -136,14 +136,14 @@ def permits_the_activity(activity: tuple[str, frozenset[str]], sentence: str) ->
     written = [word.lower() for word in written_words(sentence)]
     return any(
         names_the_action(activity[0], content_terms(word))
-        and not _MAY.isdisjoint(written[max(0, index - 3) : index])
+        and not _MAY_OR_MAY_NOT.isdisjoint(written[max(0, index - 3) : index])
         for index, word in enumerate(written)
     )
 
 
 # Whether it may be done, either way: "Alcohol cannot be claimed in any circumstances" answers
 # whether a glass of wine may be claimed as "may be claimed" would.
-_MAY: Final = frozenset(
+_MAY_OR_MAY_NOT: Final = frozenset(
     "may can could allowed permitted entitled right cannot never can't mustn't".split()
 )
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from certiq.models import SearchHit, chunk_id
-from certiq.text import content_terms, file_name_terms, heading_terms, stem
+from certiq.text import content_terms, file_name_terms, heading_terms
 
 _THE: Final = r"(?:(?:the|our|its|their|all(?: the)?|your)\s+)?"
 # What the question asks of a section, the words naming it in group "named".
@@ -266,11 +266,10 @@ def says_what_it_is(file_name: str) -> bool:
     return not _DOCUMENT_WORDS.isdisjoint(file_name_terms(file_name))
 
 
-def named_document(question: str) -> tuple[frozenset[str], str] | None:
-    """The terms naming the document the question asks of, and its kind (stemmed): ({password},
-    policy) for "Who approves exceptions to the password policy?"; None when it names none."""
+def named_document(question: str) -> frozenset[str] | None:
+    """The terms naming the document the question asks of, its kind aside: {password} for "Who
+    approves exceptions to the password policy?"; None when it names none."""
     match = _NAMED_DOCUMENT.search(question)
     if match is None:
         return None
-    named = frozenset(content_terms(match.group(1)))
-    return (named, stem(match.group(2).lower())) if named else None
+    return frozenset(content_terms(match.group(1))) or None
