@@ -43,6 +43,13 @@ from certiq.text import content_terms
         ("Is there a fee for exceptions?", "Approved exceptions are valid for 12 months.", False),
         ("Is there a fee for exceptions?", "Liability is capped at the fees paid.", False),
         ("Is there a fee for exceptions?", "Each exception costs a fee of 50 EUR.", True),
+        # asked whether there is a thing, a sentence naming none is no answer; asked whether
+        # there is a value, one about something else is none
+        ("Is there a cycle to work scheme?", "Staff work two days in the office.", False),
+        ("Is there a cycle to work scheme?", "A cycle to work scheme is offered.", True),
+        ("Is there a rate for electric scooters?", "The mileage rates change yearly.", False),
+        ("Is there a limit on how long exceptions last?", "Exceptions last 12 months.", True),
+        ("Is there a way to opt out of emails?", "You can unsubscribe from emails.", True),
         # an amount of time is no amount of money
         ("How much are the supplier's fees?", "It is capped at the fees paid in 12 months.", False),
         ("How much are the supplier's fees?", "The fees are 1,200 a year.", True),

@@ -54,6 +54,8 @@ from certiq.text import content_terms, section_terms, stem
         # an e-mail is an email
         ("e-mail", stem("email")),
         ("e-mails", stem("emails")),
+        # a motorbike is a motorcycle
+        ("motorbike", stem("motorcycles")),
         # a quote is a quotation
         ("quotations", stem("quotes")),
         # a possessive is its noun

@@ -530,6 +530,21 @@ def _states_the_money(money: re.Match[str] | None, sentence: str) -> bool:
 
 
 _IS_THERE: Final = re.compile(r"\b(?:is|are)\s+there\s+(?:an?|any)\b", re.IGNORECASE)
+# "Is there a cycle to work scheme?": a sentence naming no scheme says there is none, whatever
+# it says of work. The thing is the words up to what qualifies it ("for", "on", ...); a
+# quantity ("Is there a limit on ...?") is answered by a value without the word.
+_THERE_IS_A: Final = re.compile(
+    r"^\W*(?:is|are)\s+there\s+(?:an?|any)\s+(?P<thing>[\w' -]+?)\s*"
+    r"(?:\?|$|\b(?:for|on|about|regarding|in|at|when|if|that|which|with|from|of|per)\b)",
+    re.IGNORECASE,
+)
+# "Is there a way to opt out?" asks how: "You can unsubscribe ..." names no way.
+_MEANS: Final = frozenset(
+    content_terms("way option possibility process method means chance need requirement reason")
+)
+_VALUES: Final = frozenset(
+    content_terms(" ".join(QUANTITY_NOUNS) + " cap maximum minimum threshold allowance budget")
+)
 
 
 def can_answer(question: str, sentence: str, heading: str | None = None) -> bool:
@@ -586,6 +601,17 @@ def can_answer(question: str, sentence: str, heading: str | None = None) -> bool
             # the claim" says how much of what, never how much the fees are
             sentence = AN_AMOUNT_OF_TIME.sub(" ", sentence)
         return bool(numbers(sentence)) or AMOUNT_WORDS.search(sentence) is not None
+    there_is = _THERE_IS_A.search(question)
+    if there_is and not money:
+        thing = content_terms(there_is.group("thing"))
+        stated = set(content_terms(sentence))
+        if thing and thing[-1] not in _VALUES | _MEANS and thing[-1] not in stated:
+            return False
+        # A value, of what it is asked of: "Is there a rate for electric scooters?" is not
+        # answered by "... sooner if HMRC mileage rates change".
+        rest = set(content_terms(question)) - set(thing)
+        if thing and thing[-1] in _VALUES and rest and rest.isdisjoint(stated):
+            return False
     if money and _IS_THERE.search(question):
         # "Is there a fee for exceptions?": money, for what is asked of; not "Approved
         # exceptions are valid ...", nor "... capped at the fees paid ...".
