@@ -54,7 +54,8 @@ from certiq.text import content_terms, section_terms, stem
         # an e-mail is an email
         ("e-mail", stem("email")),
         ("e-mails", stem("emails")),
-        # a motorbike is a motorcycle
+        # a motorbike is a motorcycle, extra is additional
+        ("extra", stem("additional")),
         ("motorbike", stem("motorcycles")),
         # a quote is a quotation
         ("quotations", stem("quotes")),

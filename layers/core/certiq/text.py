@@ -141,6 +141,7 @@ _IRREGULAR = {
         # three written quotations".
         "quote": "quotation quotations",
         "motorcycle": "motorbike motorbikes motorcycles",
+        "additional": "extra",  # "How many extra days can I buy?": "... ten additional days"
         # A Saturday is a weekend: "I need to come in on a Saturday, who approves that?" is
         # answered by "Access ... at weekends must be approved ...".
         "weekend": "weekends saturday saturdays sunday sundays",
