@@ -649,7 +649,10 @@ def test_a_chosen_citation_s_own_quote_is_shown_on_its_file_s_card(
     assert len({c["page"] for c in citations}) == 1 < len(citations)
     for citation in citations:
         page.locator(f'.chip[data-citation="{citation["id"]}"]').first.click()
-        # THEN the file's card quotes that citation, not the first one on its page
+        # THEN the file's card quotes that citation, not the first one on its page, under
+        # the heading it stands under, as the CLI prints it
         card = page.locator(".card-highlighted")
         assert card.locator(".card-excerpt").inner_text() == citation["quote"]
+        assert citation["section"] == "2. Severity levels"
+        assert card.locator(".card-section").inner_text() == "under \u201c2. Severity levels\u201d"
     page.close()

@@ -425,6 +425,11 @@ function renderSources(response) {
             excerpts.find((item) => item.page === state.active.page))) ||
         excerpts[0];
       const pages = [...new Set(excerpts.map((item) => item.page))].sort((a, b) => a - b);
+      // The heading the quote stands under, as the CLI prints it: "From £100,000 to £499,999:
+      // the Director ..." says what it decides only under "4. Approval of Spend".
+      const section = (response.citations || []).find(
+        (citation) => citation.doc_id === source.doc_id && citation.quote === excerpt?.text,
+      )?.section;
       const content = [
         el("div", { class: "card-head" },
           sourceIcon(source),
@@ -435,6 +440,7 @@ function renderSources(response) {
               el("span", { class: "card-pages", text: pages.map((n) => t("page", { n })).join(", ") }),
               " · ",
               el("span", { class: "card-relevance", text: t("relevance", { score: formatScore(source.relevance) }) })),
+        !deleted && excerpt && section ? el("p", { class: "card-section", text: t("underSection", { section }) }) : null,
         !deleted && excerpt ? el("blockquote", { class: "card-excerpt", text: excerpt.text }) : null,
       ];
       const card = deleted
