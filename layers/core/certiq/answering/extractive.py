@@ -48,6 +48,7 @@ from certiq.answering.permissions import (
     told_apart_by,
 )
 from certiq.answering.sections import named_document, says_what_it_is
+from certiq.answering.spelling import corrected
 from certiq.answering.topic import condition_aside, topic
 from certiq.answering.who import (
     acted_on,
@@ -116,6 +117,7 @@ class ExtractiveAnswerer:
         unanswered: list[str] = []
         seen: set[str] = set()
         for written, read in parts_written_and_read(question):
+            read = corrected(read, (span.text for span in evidence))  # "investigaton"
             # A part asking only how fast (how long, how often) asks it of what the parts before
             # ask about: "who do I tell and how fast?" is answered by the sentence saying whom,
             # when it says how fast too.
@@ -313,8 +315,7 @@ class ExtractiveAnswerer:
             doing = [it for it in doing if permits_the_activity(done, it[0].text)] or doing
             # What it is done to, or how, that no sentence doing it names is asked of the one
             # that names it: "Can I report a concern anonymously?" is answered by "... the
-            # independent hotline run by SafeCall ... allows you to remain anonymous", not by
-            # where else a concern may be reported.
+            # hotline run by SafeCall ... allows you to remain anonymous", not where else.
             named = [terms | _its_document(span) for span, terms in doing]
             unnamed = set(done[1]).difference(*named) if doing else set()
             doing = [it for it in statements if unnamed & it[1]] or doing

@@ -1,0 +1,77 @@
+"""A question's misspelt word read as the evidence's word it was meant to be.
+
+People type questions quickly: "how long does a whistleblowing investigaton take", "How far in
+advance do I book a visiter in?". The offline answerer matches words, so a misspelt word
+matches nothing and a true answer is withheld. A word is read as misspelt when it is neither
+in the evidence nor an English word (a whole word of the WordPiece vocabulary certiq's shipped
+models read), and exactly one word of the evidence, by its stem, is one edit away (two for a
+word of eight letters or more): "investigaton" is "investigations", "visiter" is "visitor".
+"contact" stays "contact" beside "contract": it is an English word.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+from importlib import resources
+from typing import Final
+
+from certiq.text import stem, written_words
+
+_SHORTEST: Final = 5  # shorter words are too close to too many others
+_LONG: Final = 8  # from this length two edits are allowed
+
+
+def corrected(question: str, texts: Iterable[str]) -> str:
+    """The question with each misspelt word replaced by the evidence's word (``texts``)."""
+    vocabulary = {word.lower() for text in texts for word in written_words(text) if word.isalpha()}
+    for word in set(written_words(question)):
+        meant = _meant(word.lower(), vocabulary)
+        if meant is not None:
+            question = re.sub(rf"\b{re.escape(word)}\b", meant, question)
+    return question
+
+
+def _meant(word: str, vocabulary: set[str]) -> str | None:
+    if len(word) < _SHORTEST or not word.isalpha() or word in vocabulary or word in _english():
+        return None
+    if stem(word) in {stem(known) for known in vocabulary}:
+        return None
+    edits = 2 if len(word) >= _LONG else 1
+    near = sorted(
+        known
+        for known in vocabulary
+        if known[0] == word[0]
+        and (_within(word, known, edits) or _within(stem(word), stem(known), edits))
+    )
+    stems = {stem(known) for known in near}
+    return near[0] if len(stems) == 1 else None
+
+
+def _within(word: str, other: str, edits: int) -> bool:
+    """Optimal string alignment distance (a swap of two letters is one edit) at most ``edits``."""
+    if abs(len(word) - len(other)) > edits:
+        return False
+    previous2: list[int] = []
+    previous = list(range(len(other) + 1))
+    for i, letter in enumerate(word, 1):
+        current = [i] + [0] * len(other)
+        for j, other_letter in enumerate(other, 1):
+            cost = letter != other_letter
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and letter == other[j - 2] and word[i - 2] == other_letter:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        previous2, previous = previous, current
+        if min(previous) > edits:
+            return False
+    return previous[-1] <= edits
+
+
+@lru_cache(maxsize=1)
+def _english() -> frozenset[str]:
+    """The whole words of the WordPiece vocabulary shipped with certiq's verifier model."""
+    tokenizer = resources.files("certiq.trust").joinpath("verifier_model/tokenizer.json")
+    vocabulary = json.loads(tokenizer.read_text(encoding="utf-8"))["model"]["vocab"]
+    return frozenset(word for word in vocabulary if word.isalpha())

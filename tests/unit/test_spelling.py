@@ -1,0 +1,56 @@
+"""A misspelt word of a question read as the evidence's word (certiq.answering.spelling)."""
+
+from __future__ import annotations
+
+import pytest
+
+from certiq.answering.spelling import corrected
+from certiq.config import AnswerSettings
+from tests.unit.test_answering import scored
+
+EVIDENCE = (
+    "Most investigations are expected to finish within three months.",
+    "Visitor records are kept for 12 months and then deleted.",
+    "The supplier signs the contract before any work starts.",
+    "Records of each concern are kept for six years.",
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "read"),
+    [
+        # one edit from an evidence word, or its stem; two for a long word
+        ("How long are visiter records kept?", "How long are visitor records kept?"),
+        ("How long are recrods kept?", "How long are records kept?"),
+        ("how long does an investigaton take", "how long does an investigations take"),
+        # an English word stays, however near an evidence word it is
+        ("Who do I contact?", "Who do I contact?"),
+        # and so does a short word, and one near no evidence word
+        ("Who sings it?", "Who sings it?"),
+        ("Is there a creche?", "Is there a creche?"),
+    ],
+)
+def test_a_misspelt_word_is_read_as_the_evidence_word_it_is_one_edit_from(
+    question: str, read: str
+) -> None:
+    assert corrected(question, EVIDENCE) == read
+
+
+def test_a_word_near_two_evidence_words_of_different_stems_stays() -> None:
+    # GIVEN evidence holding two words one edit from "carss", of different stems
+    texts = ("Cards are issued to staff.", "Carts are parked outside.")
+    # THEN the question's word is left as written
+    assert corrected("Are carss allowed?", texts) == "Are carss allowed?"
+
+
+def test_the_answerer_reads_a_misspelt_question_as_meant() -> None:
+    from certiq.answering.extractive import ExtractiveAnswerer
+
+    # GIVEN the visitor records' period, and another record's scored above it
+    evidence = scored((EVIDENCE[3], 0.8), (EVIDENCE[1], 0.7), file_name="procedure.pdf")
+    # WHEN asked with "visitor" misspelt
+    draft = ExtractiveAnswerer(AnswerSettings()).select(
+        "How long are visiter records kept?", evidence
+    )
+    # THEN the visitor records' period is the answer
+    assert [s.text for s in draft] == [EVIDENCE[1]]
