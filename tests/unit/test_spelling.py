@@ -43,6 +43,29 @@ def test_a_word_near_two_evidence_words_of_different_stems_stays() -> None:
     assert corrected("Are carss allowed?", texts) == "Are carss allowed?"
 
 
+@pytest.mark.parametrize(
+    ("question", "read"),
+    [
+        # an acronym the evidence never writes is the one run of its words it stands for
+        ("How often is the DSE check?", "How often is the display screen equipment check?"),
+        ("Is a PO number needed?", "Is a purchase order number needed?"),
+        # one the evidence writes stays, and so does one of two runs or none
+        ("Who is the DPO?", "Who is the DPO?"),
+        ("Who approves a PR?", "Who approves a PR?"),
+        ("Is MFA needed?", "Is MFA needed?"),
+    ],
+)
+def test_an_acronym_is_read_as_the_evidence_words_it_stands_for(question: str, read: str) -> None:
+    texts = (
+        "Staff repeat the display screen equipment check yearly.",
+        "Invoices without a purchase order number are returned. See 5. Purchase Orders.",
+        "The DPO owns this policy.",
+        "Press releases are drafted by the comms team; the public relations team reviews them.",
+        "Procurement or finance may ask.",
+    )
+    assert corrected(question, texts) == read
+
+
 def test_the_answerer_reads_a_misspelt_question_as_meant() -> None:
     from certiq.answering.extractive import ExtractiveAnswerer
 

@@ -1,4 +1,4 @@
-"""A question's misspelt word read as the evidence's word it was meant to be.
+"""A question's misspelt word, or acronym, read as the evidence's words it was meant to be.
 
 People type questions quickly: "how long does a whistleblowing investigaton take", "How far in
 advance do I book a visiter in?". The offline answerer matches words, so a misspelt word
@@ -7,6 +7,11 @@ in the evidence nor an English word (a whole word of the WordPiece vocabulary ce
 models read), and exactly one word of the evidence, by its stem, is one edit away (two for a
 word of eight letters or more): "investigaton" is "investigations", "visiter" is "visitor".
 "contact" stays "contact" beside "contract": it is an English word.
+
+An acronym the evidence never writes is read as the one run of evidence words it stands for:
+"DSE" is "display screen equipment", "PO" is "purchase order" ("What happens to an invoice
+without a PO number?" is answered by "Invoices that arrive without a valid purchase order
+number ...").
 """
 
 from __future__ import annotations
@@ -18,20 +23,44 @@ from functools import lru_cache
 from importlib import resources
 from typing import Final
 
-from certiq.text import stem, written_words
+from certiq.text import STOPWORDS, stem, written_words
 
 _SHORTEST: Final = 5  # shorter words are too close to too many others
 _LONG: Final = 8  # from this length two edits are allowed
 
 
 def corrected(question: str, texts: Iterable[str]) -> str:
-    """The question with each misspelt word replaced by the evidence's word (``texts``)."""
-    vocabulary = {word.lower() for text in texts for word in written_words(text) if word.isalpha()}
+    """The question with each misspelt word or unwritten acronym replaced by the evidence's
+    words (``texts``)."""
+    sentences = [written_words(text) for text in texts]
+    vocabulary = {word.lower() for words in sentences for word in words if word.isalpha()}
     for word in set(written_words(question)):
-        meant = _meant(word.lower(), vocabulary)
+        meant = _spelt_out(word, sentences, vocabulary) or _meant(word.lower(), vocabulary)
         if meant is not None:
             question = re.sub(rf"\b{re.escape(word)}\b", meant, question)
     return question
+
+
+def _spelt_out(word: str, sentences: list[list[str]], vocabulary: set[str]) -> str | None:
+    """The one run of evidence words whose initials spell an acronym of 2 to 5 capitals that
+    the evidence never writes."""
+    if not (2 <= len(word) <= 5 and word.isalpha() and word.isupper()):
+        return None
+    if word.lower() in vocabulary:
+        return None
+    letters = word.lower()
+    runs = sorted(
+        " ".join(words[start : start + len(letters)]).lower()
+        for words in sentences
+        for start in range(len(words) - len(letters) + 1)
+        if all(
+            part.isalpha() and part[0].lower() == letter and part.lower() not in STOPWORDS
+            for part, letter in zip(words[start : start + len(letters)], letters, strict=True)
+        )
+    )
+    # "purchase order" and "Purchase Orders" are one run
+    meanings = {tuple(stem(part) for part in run.split()) for run in runs}
+    return runs[0] if len(meanings) == 1 else None
 
 
 def _meant(word: str, vocabulary: set[str]) -> str | None:
