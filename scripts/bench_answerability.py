@@ -3,8 +3,8 @@
 Ingests the demo's sample PDFs into a temporary data directory and asks every question of
 tests/data/answerability/demo_questions.jsonl through the local runtime (the real ASL, steps
 and stores), reuse off. ``--documents heldout`` asks heldout_questions.jsonl of the held-out
-documents (scripts/heldout_documents.py) instead, ``heldout-b`` and ``heldout-c`` the _b and _c
-sets (scripts/heldout_documents_b.py, _c.py): other organisations' policies, written with their
+documents (scripts/heldout_documents.py) instead, ``heldout-b``, ``-c`` and ``-d`` the _b, _c
+and _d sets (scripts/heldout_documents_b.py, ...): other organisations' policies, written with their
 questions before the answerer was ever run on them. For questions the documents answer: right
 (a shown statement holds the answering words), wrong (statements shown, none of them the
 answer) or abstained. For questions they do not answer: abstained (the right outcome) or
@@ -36,6 +36,7 @@ QUESTIONS = {
     "heldout": DATA / "heldout_questions.jsonl",
     "heldout-b": DATA / "heldout_b_questions.jsonl",
     "heldout-c": DATA / "heldout_c_questions.jsonl",
+    "heldout-d": DATA / "heldout_d_questions.jsonl",
 }
 
 

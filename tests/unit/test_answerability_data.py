@@ -19,6 +19,7 @@ SETS = {
     "heldout_questions.jsonl": "heldout_documents",
     "heldout_b_questions.jsonl": "heldout_documents_b",
     "heldout_c_questions.jsonl": "heldout_documents_c",
+    "heldout_d_questions.jsonl": "heldout_documents_d",
 }
 
 

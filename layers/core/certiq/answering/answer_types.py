@@ -554,7 +554,10 @@ def can_answer(question: str, sentence: str, heading: str | None = None) -> bool
     employees") the sentence does not name, or for a kind of thing ("which provider", "who is
     the CEO") the sentence does not name, or when the sentence names another of the thing the
     question names by name ("about_another"), or for who does something ("who must approve")
-    and the sentence does not name the doing; True otherwise (nothing is known against it)."""
+    and the sentence does not name the doing (``heading``, its section's, names it for a band
+    of money listed under it); or when it states only bands of money that do not hold the
+    amount asked of, gives no phone number, address or website asked for, or names no thing
+    asked whether there is; True otherwise (nothing is known against it)."""
     said_about = _SAYS_ABOUT.search(question)
     if said_about and set(content_terms(said_about.group(1) or said_about.group(2))).isdisjoint(
         content_terms(sentence)
