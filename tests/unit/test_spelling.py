@@ -53,6 +53,8 @@ def test_a_word_near_two_evidence_words_of_different_stems_stays() -> None:
         ("Who is the DPO?", "Who is the DPO?"),
         ("Who approves a PR?", "Who approves a PR?"),
         ("Is MFA needed?", "Is MFA needed?"),
+        # a word written in capitals stands for nothing: "OK" is no "office keys"
+        ("Is it OK to copy them?", "Is it OK to copy them?"),
     ],
 )
 def test_an_acronym_is_read_as_the_evidence_words_it_stands_for(question: str, read: str) -> None:
@@ -62,6 +64,7 @@ def test_an_acronym_is_read_as_the_evidence_words_it_stands_for(question: str, r
         "The DPO owns this policy.",
         "Press releases are drafted by the comms team; the public relations team reviews them.",
         "Procurement or finance may ask.",
+        "Office keys are held at reception.",
     )
     assert corrected(question, texts) == read
 

@@ -26,6 +26,9 @@ from typing import Final
 from certiq.text import STOPWORDS, stem, written_words
 
 _SHORTEST: Final = 5  # shorter words are too close to too many others
+# Words often written in capitals that stand for no run of the document's words: "Is it OK to
+# ...?" is asking permission, whatever "office keys" a document holds.
+_WORDS_IN_CAPITALS: Final = frozenset("ok okay us uk eu id go am pm tv pc".split())
 _LONG: Final = 8  # from this length two edits are allowed
 
 
@@ -46,7 +49,7 @@ def _spelt_out(word: str, sentences: list[list[str]], vocabulary: set[str]) -> s
     the evidence never writes."""
     if not (2 <= len(word) <= 5 and word.isalpha() and word.isupper()):
         return None
-    if word.lower() in vocabulary:
+    if word.lower() in vocabulary or word.lower() in STOPWORDS | _WORDS_IN_CAPITALS:
         return None
     letters = word.lower()
     runs = sorted(
