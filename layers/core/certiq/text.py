@@ -140,7 +140,7 @@ _IRREGULAR = {
         # A quote is a quotation: "How many quotes do I need ...?" is answered by "... at least
         # three written quotations".
         "quote": "quotation quotations",
-        "motorcycle": "motorbike motorbikes motorcycles",
+        "motorcycle": "motorbike motorbikes",
         "additional": "extra",  # "How many extra days can I buy?": "... ten additional days"
         # A Saturday is a weekend: "I need to come in on a Saturday, who approves that?" is
         # answered by "Access ... at weekends must be approved ...".

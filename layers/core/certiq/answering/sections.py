@@ -147,8 +147,7 @@ def _document_in(
 
 # "What is the company's parental leave policy?", "What does the travel policy say about
 # expenses?", "Is there a travel policy?": a document asked of by its name, whatever is asked of
-# it. When no document at
-# hand is the one named, the documents do not state what it says.
+# it. When no document at hand is the one named, the documents do not state what it says.
 _ASKS_OF_A_DOCUMENT: Final = (
     re.compile(
         r"^what\s+(?:is|are)\s+(?:the|our|your|its|their)\s+(?:[\w-]+['\u2019]s\s+)?"

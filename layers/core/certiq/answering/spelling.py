@@ -37,8 +37,9 @@ def corrected(question: str, texts: Iterable[str]) -> str:
     words (``texts``)."""
     sentences = [written_words(text) for text in texts]
     vocabulary = {word.lower() for words in sentences for word in words if word.isalpha()}
+    stems = {stem(word) for word in vocabulary}
     for word in set(written_words(question)):
-        meant = _spelt_out(word, sentences, vocabulary) or _meant(word.lower(), vocabulary)
+        meant = _spelt_out(word, sentences, vocabulary) or _meant(word.lower(), vocabulary, stems)
         if meant is not None:
             question = re.sub(rf"\b{re.escape(word)}\b", meant, question)
     return question
@@ -66,10 +67,11 @@ def _spelt_out(word: str, sentences: list[list[str]], vocabulary: set[str]) -> s
     return runs[0] if len(meanings) == 1 else None
 
 
-def _meant(word: str, vocabulary: set[str]) -> str | None:
+def _meant(word: str, vocabulary: set[str], stems: set[str]) -> str | None:
+    """The evidence word a misspelt ``word`` stands for; ``stems`` are the vocabulary's."""
     if len(word) < _SHORTEST or not word.isalpha() or word in vocabulary or word in _english():
         return None
-    if stem(word) in {stem(known) for known in vocabulary}:
+    if stem(word) in stems:
         return None
     edits = 2 if len(word) >= _LONG else 1
     near = sorted(

@@ -1,7 +1,8 @@
 """What a sentence states, read by its words: numbers and number words, money, durations,
-frequencies, dates and times of day. ``certiq.answering.answer_types`` looks for these in a
-sentence when a question asks for one of them ("How often ...?" is answered by "every two
-hours", not by "within 30 days")."""
+frequencies, dates and times of day, phone numbers, e-mail addresses and websites, and places.
+``certiq.answering.answer_types`` looks for these in a sentence when a question asks for one of
+them ("How often ...?" is answered by "every two hours", not by "within 30 days"; "What is the
+hotline's phone number?" by a sentence giving one)."""
 
 from __future__ import annotations
 

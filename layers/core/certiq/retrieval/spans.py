@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -238,16 +238,12 @@ def _someone_doing_it(
     action = action_asked(question)
     if action is None or any(_does_it(action, candidate) for _, candidate, _ in scored):
         return []
-    taken = {id(candidate) for _, candidate, _ in scored}
-    # One the relevance model did not read (beyond its shortlist) keeps its hand-set score.
-    doing = (
-        (score or kept, candidate, similarity)
-        for score, kept, candidate, similarity in everything
-        if kept >= settings.span_threshold
-        and id(candidate) not in taken
-        and _does_it(action, candidate)
+    return _beyond_the_best(
+        everything,
+        scored,
+        lambda kept, candidate: kept >= settings.span_threshold and _does_it(action, candidate),
+        1,
     )
-    return list(itertools.islice(doing, 1))
 
 
 def _in_the_band_asked(
@@ -258,13 +254,30 @@ def _in_the_band_asked(
     word with "Who approves spend over half a million?"."""
     if not amounts_named(question):
         return []
+    return _beyond_the_best(
+        everything,
+        scored,
+        lambda _, candidate: bool(holds_an_amount_asked(question, _sentence(candidate).text)),
+        2,
+    )
+
+
+def _beyond_the_best(
+    everything: Sequence[Ranked],
+    scored: Sequence[Kept],
+    wanted: Callable[[float, _Candidate], bool],
+    count: int,
+) -> list[Kept]:
+    """The best ``count`` candidates not already ``scored`` that ``wanted`` takes (given their
+    hand-set score and themselves); one the relevance model did not read (beyond its
+    shortlist) keeps its hand-set score."""
     taken = {id(candidate) for _, candidate, _ in scored}
-    holding = (
+    found = (
         (score or kept, candidate, similarity)
         for score, kept, candidate, similarity in everything
-        if id(candidate) not in taken and holds_an_amount_asked(question, _sentence(candidate).text)
+        if id(candidate) not in taken and wanted(kept, candidate)
     )
-    return list(itertools.islice(holding, 2))
+    return list(itertools.islice(found, count))
 
 
 def _does_it(action: str, candidate: _Candidate) -> bool:
