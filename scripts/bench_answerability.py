@@ -3,8 +3,8 @@
 Ingests the demo's sample PDFs into a temporary data directory and asks every question of
 tests/data/answerability/demo_questions.jsonl through the local runtime (the real ASL, steps
 and stores), reuse off. ``--documents heldout`` asks heldout_questions.jsonl of the held-out
-documents (scripts/heldout_documents.py) instead, ``heldout-b``, ``-c`` and ``-d`` the _b, _c
-and _d sets (scripts/heldout_documents_b.py, ...): other organisations' policies, written with their
+documents (scripts/heldout_documents.py) instead, ``heldout-b`` to ``-f`` the _b to
+_f sets (scripts/heldout_documents_b.py, ...): other organisations' policies, written with their
 questions before the answerer was ever run on them. For questions the documents answer: right
 (a shown statement holds the answering words), wrong (statements shown, none of them the
 answer) or abstained. For questions they do not answer: abstained (the right outcome) or
@@ -37,6 +37,8 @@ QUESTIONS = {
     "heldout-b": DATA / "heldout_b_questions.jsonl",
     "heldout-c": DATA / "heldout_c_questions.jsonl",
     "heldout-d": DATA / "heldout_d_questions.jsonl",
+    "heldout-e": DATA / "heldout_e_questions.jsonl",
+    "heldout-f": DATA / "heldout_f_questions.jsonl",
 }
 
 
@@ -78,7 +80,9 @@ def main() -> int:
         shown = [s.text for s in response.statements if s.shown] if response else []
         outcome = outcome_of(row, shown)
         noted = run.state.unanswered  # the parts the note says are not stated, as written
-        note_wrong = bool(shown) and noted != row.get("parts_not_stated", [])
+        note_wrong = bool(shown) and same_parts(noted) != same_parts(
+            row.get("parts_not_stated", [])
+        )
         for split in (row["split"], "all"):
             counts[split][outcome] += 1
             counts[split]["shown" + ("+" if row["answerable"] else "-")] += len(shown)
@@ -92,6 +96,13 @@ def main() -> int:
     for split in ("dev", "test", "all"):
         print(json.dumps({"split": split, **summary(counts[split])}))
     return 0
+
+
+def same_parts(parts: list[str]) -> list[str]:
+    """Parts as compared: the note writes a part as the question does ("how long are they
+    kept?"), a row as it was cut when the row was written ("how long are they kept", or "and
+    who can access them?" before "and" stayed with the part before)."""
+    return sorted(part.strip().removeprefix("and ").rstrip("?.! ").lower() for part in parts)
 
 
 def outcome_of(row: dict[str, Any], shown: list[str]) -> str:

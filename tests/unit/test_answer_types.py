@@ -207,6 +207,11 @@ def test_a_sentence_can_answer_only_with_the_kind_of_answer_asked_for(
         # nor is the verb asking for money: the answer is about lunch
         ("How much can I spend on lunch?", "lunch"),
         ("How much can staff claim for a desk?", "a desk"),
+        # "have I got to" asks what must be done, as "must I" does: getting is no part of it
+        (
+            "How long have I got to install security updates on my phone?",
+            "install security updates on my phone",
+        ),
     ],
 )
 def test_the_topic_of_a_question_leaves_out_the_words_asking_for_a_quantity(

@@ -20,6 +20,8 @@ SETS = {
     "heldout_b_questions.jsonl": "heldout_documents_b",
     "heldout_c_questions.jsonl": "heldout_documents_c",
     "heldout_d_questions.jsonl": "heldout_documents_d",
+    "heldout_e_questions.jsonl": "heldout_documents_e",
+    "heldout_f_questions.jsonl": "heldout_documents_f",
 }
 
 

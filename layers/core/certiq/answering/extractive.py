@@ -27,6 +27,7 @@ from certiq.answering.answer_types import (
     names_the_action,
     states_a_quantity,
 )
+from certiq.answering.antecedents import its_document, standing_for
 from certiq.answering.instructions import (
     asks_what_to_do,
     states_an_obligation,
@@ -242,7 +243,7 @@ class ExtractiveAnswerer:
             and span.doc_id not in other_documents
             and _not_another_field(span.text, query)
             and (
-                method in (terms := terms_with_amounts(question, span.text))
+                method in (terms := terms_with_amounts(question, span.text) | standing_for(span))
                 or self._close_enough(span, terms, query)
             )
         ]
@@ -310,13 +311,13 @@ class ExtractiveAnswerer:
             doing = [
                 (span, terms)
                 for span, terms in statements
-                if does_the_activity(done, terms | _its_document(span))
+                if does_the_activity(done, terms | its_document(span))
             ]
             doing = [it for it in doing if permits_the_activity(done, it[0].text)] or doing
             # What it is done to, or how, that no sentence doing it names is asked of the one
             # that names it: "Can I report a concern anonymously?" is answered by "... the
             # hotline run by SafeCall ... allows you to remain anonymous", not where else.
-            named = [terms | _its_document(span) for span, terms in doing]
+            named = [terms | its_document(span) for span, terms in doing]
             unnamed = set(done[1]).difference(*named) if doing else set()
             doing = [it for it in statements if unnamed & it[1]] or doing
         # Nor is one telling another party than the one asked of: "The DPO must be informed
@@ -556,14 +557,6 @@ _NOT_ALLOWED: Final = re.compile(
     r"\b(?:not\s+(?:allowed|permitted)|prohibited|forbidden|banned)\b", re.IGNORECASE
 )
 _ALLOWED: Final = re.compile(r"\b(?:is|are)\s+(?:allowed|permitted)\b", re.IGNORECASE)
-
-
-def _its_document(span: EvidenceSpan) -> frozenset[str]:
-    """The words of the sentence's file name, when the sentence says "it"."""
-    return file_name_terms(span.file_name) if _IT.search(span.text) else frozenset()
-
-
-_IT: Final = re.compile(r"\bit\b", re.IGNORECASE)
 
 
 def _held(

@@ -32,6 +32,7 @@ def topic(question: str) -> str:
     # characters long").
     rest = _QUANTITY_ATTRIBUTE.sub(" ", _DURATION_VERB.sub("", _IT_TAKES.sub(" ", rest)))
     rest = _SPENT.sub(" ", rest)  # "how much can I spend on lunch": lunch
+    rest = _HAVE_GOT.sub(" ", rest)  # "how long have I got to report it": report it
     rest = _COMPARED.sub(" ", rest)  # "backups kept longer than tickets": backups, tickets
     return rest if rest.strip() else question
 
@@ -43,6 +44,11 @@ _SPENT: Final = re.compile(
     r"^\s*(?:can|could|may|do|does|will|would|should|must)\s+[\w-]+\s+"
     r"(?:spend|claim|pay|charge|get|receive|expense)\s+(?:on|for|back\s+for)?\b",
     re.IGNORECASE,
+)
+# "How long have I got to install security updates?" is about installing them: "have I got
+# to" asks what must be done, as "must I" does, and getting is no part of it.
+_HAVE_GOT: Final = re.compile(
+    r"^\s*(?:have|has|'ve)\s+(?:i|we|you|they|he|she|it)\s+got\s+(?:to\s+)?", re.IGNORECASE
 )
 _CONDITION: Final = re.compile(
     r"\s+\b(?:when|if|while|whilst|whenever|unless|once)\b.*$", re.IGNORECASE | re.DOTALL

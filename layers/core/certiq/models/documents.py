@@ -295,6 +295,13 @@ class EvidenceSpan(Contract):
         exclude_if=lambda section: section is None,
         description=_SECTION_DESCRIPTION,
     )
+    antecedent: str | None = Field(
+        default=None,
+        exclude_if=lambda antecedent: antecedent is None,
+        description="what the sentence's opening pronoun stands for, the subject of the sentence"
+        " before ('Mental health first aiders' for 'They are not paid the first aid"
+        " allowance.'): read with it when judging what it is about, never shown",
+    )
 
 
 # --- questions, answers and their proof ------------------------------------------------------

@@ -42,6 +42,7 @@ from rank_bm25 import BM25Okapi  # type: ignore[import-untyped]
 
 from certiq.answering.amounts import amounts_named, holds_an_amount_asked
 from certiq.answering.answer_types import action_asked, does_the_action, names_someone
+from certiq.answering.antecedents import antecedent
 from certiq.answering.sections import (
     choose_document,
     document_asked,
@@ -398,8 +399,16 @@ def _candidates(hits: Sequence[SearchHit], query: frozenset[str]) -> list[_Candi
             # And in its section: "System owners must confirm within 2 business days ..." under
             # "6. Legal hold" is about legal holds.
             in_section = sorted(section_terms(sentence.section, query) - named)
+            # And with what its opening pronoun stands for: "They are not paid the first aid
+            # allowance." after "Mental health first aiders are volunteers ...".
+            subject = antecedent(hit.chunk.sentences, index)
+            standing_for = content_terms(subject) if subject else []
             candidates.append(
-                _Candidate(hit, index, [*content_terms(sentence.text), *in_document, *in_section])
+                _Candidate(
+                    hit,
+                    index,
+                    [*content_terms(sentence.text), *standing_for, *in_document, *in_section],
+                )
             )
     return candidates
 
@@ -439,4 +448,5 @@ def sentence_span(
         addresses_assistant=sentence.addresses_assistant,
         cells=sentence.cells,
         section=sentence.section,
+        antecedent=antecedent(chunk.sentences, index),
     )
