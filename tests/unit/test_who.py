@@ -77,6 +77,8 @@ def test_asked_who_holds_a_role_what_the_role_does_is_no_answer() -> None:
         ("review", "The review records the root cause and the timeline.", False),  # a thing
         ("lead", "The Incident Commander leads the response.", True),
         ("lead", "The Communications Lead drafts all public statements.", False),  # a title
+        # the action's noun before "of" its doer
+        ("approve", "Late claims are paid only with the approval of the Finance Director.", True),
     ],
 )
 def test_a_sentence_does_the_action_only_as_something_done(
@@ -108,6 +110,12 @@ def test_asked_who_does_something_the_sentence_where_someone_does_it_comes_first
         ("Who receives my information from this website?", ""),  # the site is the document's
         ("Who is responsible for backups?", ""),  # a role, not an action
         ("How long are backups kept?", ""),
+        # the case it is asked of, first, then "it"
+        (
+            "I forgot a mileage claim from four months ago - who can approve it now?",
+            "forgot mileage claim four months ago",
+        ),
+        ("If the CEO is away, who signs off a statement?", "off statement"),
     ],
 )
 def test_what_a_who_question_asks_is_acted_on(question: str, named: str) -> None:
@@ -120,3 +128,22 @@ def test_a_request_to_depart_from_a_policy_is_an_exception_to_it() -> None:
     # THEN a sentence on approving exceptions names it, one on approving access does not
     assert names_what_is_acted_on(done_to, set(content_terms("approves exceptions")))
     assert not names_what_is_acted_on(done_to, set(content_terms("approves access")))
+
+
+def test_a_request_for_one_thing_is_not_a_request_for_another() -> None:
+    # GIVEN what a who-question says is acted on: a request for a new card
+    done_to = acted_on("Who approves a request for a new card?")
+    # THEN approving requests for more days of leave does not name it, approving new cards does
+    assert not names_what_is_acted_on(done_to, set(content_terms("requests for more days")))
+    assert names_what_is_acted_on(done_to, set(content_terms("approves new cards")))
+
+
+def test_asked_who_after_the_case_one_doing_it_answers_however_long_the_case() -> None:
+    # GIVEN a rule on who approves late claims, sharing two of the question's many words
+    question = "I forgot to put in a mileage claim from four months ago - who can approve it now?"
+    evidence = scored(
+        ("Claims made after that are paid only with the approval of the Finance Director.", 0.6),
+    )
+    # WHEN the offline answerer drafts / THEN the rule answers
+    draft = ExtractiveAnswerer(AnswerSettings()).select(question, evidence)
+    assert [s.text for s in draft] == [evidence[0].text]

@@ -162,8 +162,12 @@ _ASKS_WHO: Final = re.compile(r"\b(?:who|whom|whose)\b", re.IGNORECASE)
 # An adverb before a verb ("Who must promptly report ...?"), not a verb in -ly: "apply",
 # "comply", "reply", "rely", "supply" are what is done.
 ADVERB: Final = r"(?:(?!(?:apply|comply|imply|multiply|reply|rely|supply)\b)\w+ly\s+)?"
+# A question may open with its case, then ask who, after a dash or a clause of condition or
+# time: "I forgot a claim from four months ago - who can approve it now?", "If the CEO is on
+# leave, who signs off the statement?".
+_LEAD_IN: Final = r"(?:[^?]*?\s[-\u2013\u2014]\s+|(?:if|when|whenever|once|while)\b[^?,;]*,\s*)?"
 WHO_ACTS: Final = re.compile(
-    r"^\W*who\s+(?:(?:must|should|can|could|may|might|will|would|shall|does|do|did)\s+)?"
+    rf"^\W*{_LEAD_IN}who\s+(?:(?:must|should|can|could|may|might|will|would|shall|does|do|did)\s+)?"
     rf"(?:(?:is|are|was|were|be)\s+)?{ADVERB}([a-z]+)\b",
     re.IGNORECASE,
 )

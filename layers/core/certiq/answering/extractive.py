@@ -53,6 +53,7 @@ from certiq.answering.spelling import corrected
 from certiq.answering.topic import condition_aside, topic
 from certiq.answering.who import (
     acted_on,
+    asks_after_its_case,
     does_it,
     identifies,
     names_what_is_acted_on,
@@ -247,6 +248,7 @@ class ExtractiveAnswerer:
                 or self._close_enough(span, terms, query)
             )
         ]
+        doers: list[tuple[EvidenceSpan, set[str]]] = []
         if asks_who(question):
             # Who does it: a sentence naming no one is not the answer when another names someone,
             # nor at all when the question asks who does something ("Who can declare an
@@ -267,9 +269,11 @@ class ExtractiveAnswerer:
             if action is not None:
                 # Someone doing it before the thing or the title: "... reviewed by the CISO"
                 # before "The review records ..." for who reviews the plan.
-                statements = [
-                    item for item in statements if does_it(action, item[0].text)
-                ] or statements
+                doing_it = [item for item in statements if does_it(action, item[0].text)]
+                statements = doing_it or statements
+                # Asked after the case it is asked of ("I forgot a claim from four months ago -
+                # who can approve it now?"), one doing it answers however much the case says.
+                doers = doing_it if asks_after_its_case(question) else []
             done_to = acted_on(question)
             if done_to:
                 statements = [
@@ -358,7 +362,9 @@ class ExtractiveAnswerer:
             if span.score < floor and not (quantity and alternatives):
                 break
             held = _held(span, terms, query)
-            if len(held) / len(query) < min_overlap or (bool(held) and held <= everywhere):
+            if (len(held) / len(query) < min_overlap and (span, terms) not in doers) or (
+                bool(held) and held <= everywhere
+            ):
                 continue
             # Of things asked about together, each one's quantity answers, however it scores:
             # "Are backups kept longer than support tickets?" needs the backups' 35 days too.

@@ -75,16 +75,19 @@ _DETERMINERS: Final = frozenset(
 
 
 def does_it(action: str, sentence: str) -> bool:
-    """The sentence names the action as something done (a verb, or its noun after "by" or in a
-    passive), not as a thing after a determiner ("The review records ...") nor as a word of a
-    title ("The Communications Lead ...", capitalised after the sentence's first word)."""
+    """The sentence names the action as something done (a verb, or its noun after "by", in a
+    passive or before "of" its doer), not as a thing after a determiner ("The review records
+    ...") nor as a word of a title ("The Communications Lead ...", capitalised after the
+    sentence's first word)."""
     written = written_words(sentence)
     for index, word in enumerate(written):
         if not names_the_action(action, content_terms(word)):
             continue
         before = written[index - 1].lower() if index else ""
+        after = written[index + 1].lower() if index + 1 < len(written) else ""
         titled = index > 0 and word[:1].isupper()
-        if before not in _DETERMINERS and not titled:
+        # "... paid only with the approval of the Finance Director": the noun and its doer
+        if (before not in _DETERMINERS or after == "of") and not titled:
             return True
     return False
 
@@ -109,7 +112,26 @@ def acted_on(question: str) -> frozenset[str]:
     if found is None or action_asked(question) is None:
         return frozenset()
     after = _POSSESSIVE.sub("", question[found.end(1) :])  # "the user's data": user, data
+    if _IT_NOW.match(after):
+        # "I forgot a mileage claim from four months ago - who can approve it now?": "it" is
+        # what the question opened with.
+        after = question[: found.start(1)]
     return frozenset(content_terms(after)) - _ANY_DATA
+
+
+def asks_after_its_case(question: str) -> bool:
+    """A "who" question opening with the case it asks of: "If the CEO is on leave, who signs
+    off ...?"."""
+    found = WHO_ACTS.search(question)
+    return found is not None and _WHO_FIRST.match(question) is None
+
+
+_WHO_FIRST: Final = re.compile(r"^\W*who\b", re.IGNORECASE)
+# What is acted on, named by a pronoun standing for what came before, and a word of time.
+_IT_NOW: Final = re.compile(
+    r"^\s*(?:off\s+)?(?:it|them|this|that|these|those)?\s*(?:now|then|today)?\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
 
 
 # What policies call a request to depart from them: "Who approves requests to keep data
@@ -119,9 +141,11 @@ _EXCEPTIONS: Final = frozenset(content_terms("exception exceptions waiver waiver
 
 
 def names_what_is_acted_on(done_to: frozenset[str], terms: AbstractSet[str]) -> bool:
-    """A sentence of these terms names what the question says is acted on: one of its words,
-    or an exception where the question speaks of a request."""
-    return not done_to.isdisjoint(terms) or (
+    """A sentence of these terms names what the question says is acted on: one of its words
+    beyond a request ("a request for a new card" is not one for more days of leave), or an
+    exception where the question speaks of a request."""
+    named = done_to - _REQUESTS or done_to
+    return not named.isdisjoint(terms) or (
         not done_to.isdisjoint(_REQUESTS) and not _EXCEPTIONS.isdisjoint(terms)
     )
 
