@@ -712,6 +712,22 @@ def test_a_part_asking_only_how_fast_is_answered_by_the_sentence_before_it() -> 
     assert draft.unanswered == ("how fast?",)
 
 
+def test_a_part_naming_what_it_stands_for_is_answered_in_its_own_words_too() -> None:
+    # GIVEN the allowance first aiders receive, and whom it is not paid to
+    evidence = scored(
+        ("First aiders receive an allowance of £300 a year, paid in December.", 0.6),
+        ("Mental health first aiders are not paid the first aid allowance.", 0.5),
+    )
+    # WHEN asked how much the allowance is, and whether it is taxed
+    draft = ExtractiveAnswerer(AnswerSettings()).draft(
+        "How much is the first aid allowance, and is it taxed?", evidence
+    )
+    # THEN the amount answers the first part, and the second, which no sentence says anything
+    # of taxing in, is said not stated
+    assert draft.sentences[0].text == evidence[0].text
+    assert draft.unanswered == ("is it taxed?",)
+
+
 def test_asked_whether_it_may_be_done_the_sentence_saying_it_may_answers() -> None:
     # GIVEN what follows termination, scored first, and the right to terminate "it"
     evidence = scored(

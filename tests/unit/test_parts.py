@@ -77,6 +77,16 @@ def test_a_difference_is_asked_as_what_each_is(question: str, parts: list[str]) 
                 "how long do exceptions to the retention policy last?",
             ],
         ),
+        # "What's X" and "How much is X" say it plainly too; a word naming what is asked of the
+        # thing (its number) is not the thing
+        (
+            "How much is the first aid allowance, and is it taxed?",
+            ["How much is the first aid allowance", "is the first aid allowance taxed?"],
+        ),
+        (
+            "What's the IT service desk number, and are they open at weekends?",
+            ["What's the IT service desk number", "are the IT service desk open at weekends?"],
+        ),
         # the first part saying no plain subject, "it" stays as written
         ("Who approves it; when is it renewed?", ["Who approves it", "when is it renewed?"]),
     ],

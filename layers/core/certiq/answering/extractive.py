@@ -39,7 +39,7 @@ from certiq.answering.listed import (
     names_an_absent_document,
     section_answering,
 )
-from certiq.answering.parts import asks_only, parts_written_and_read
+from certiq.answering.parts import asks_only, own_words, parts_written_and_read
 from certiq.answering.permissions import (
     activity_asked,
     activity_done,
@@ -119,12 +119,14 @@ class ExtractiveAnswerer:
         unanswered: list[str] = []
         seen: set[str] = set()
         for written, read in parts_written_and_read(question):
+            own = own_words(written, read)
             read = corrected(read, (span.text for span in evidence))  # "investigaton"
-            # A part asking only how fast (how long, how often) asks it of what the parts before
-            # ask about: "who do I tell and how fast?" is answered by the sentence saying whom,
-            # when it says how fast too.
+            # A part asking only how fast (long, often) asks it of the parts before: "who do I
+            # tell and how fast?" is answered by the sentence saying whom, if it says how fast.
             answer = [s for s in sentences if can_answer(read, s.text)] if asks_only(read) else []
             answer = answer or self.answer_part(read, evidence)
+            if own:  # "is it taxed?" of the first aid allowance: taxing, not paying, answers
+                answer = [s for s in answer if not own.isdisjoint(content_terms(s.text))]
             if not answer:
                 unanswered.append(written)
             for sentence in answer:
@@ -271,8 +273,7 @@ class ExtractiveAnswerer:
                 # before "The review records ..." for who reviews the plan.
                 doing_it = [item for item in statements if does_it(action, item[0].text)]
                 statements = doing_it or statements
-                # Asked after the case it is asked of ("I forgot a claim from four months ago -
-                # who can approve it now?"), one doing it answers however much the case says.
+                # Asked after its case ("I forgot a claim ... - who approves it?"), a doer answers.
                 doers = doing_it if asks_after_its_case(question) else []
             done_to = acted_on(question)
             if done_to:

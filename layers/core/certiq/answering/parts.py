@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from certiq.answering.topic import topic
 from certiq.text import content_terms
 
 # A question in several parts: "What is the liability cap and which insurance must the supplier
@@ -79,8 +80,17 @@ def parts_written_and_read(question: str) -> list[tuple[str, str]]:
     return [(first, first), *((part, _naming_what_it_stands_for(part, first)) for part in later)]
 
 
+def own_words(written: str, read: str) -> set[str]:
+    """The terms a later part says in its own words, beyond the quantity it asks for, when its
+    "it" was read as what an earlier part asks about (empty otherwise): an answer to "is it
+    taxed?", after "How much is the first aid allowance", says something of taxing, and "They
+    are not paid the first aid allowance." does not."""
+    return set(content_terms(topic(written))) if read != written else set()
+
+
 # What a question asks about, when it says so in one of two plain shapes: "How long are
-# application logs kept" (a passive, ending with the participle) and "What is the liability cap".
+# application logs kept" (a passive, ending with the participle) and "What is the liability cap"
+# (or "What's the damage bond", "How much is the first aid allowance").
 _PARTICIPLE: Final = (
     r"(?:\w+(?:ed|en)|kept|held|sent|made|paid|told|sold|shown|built|bought|brought|lost|spent"
     r"|done|seen|set|put|cut|read)"
@@ -92,7 +102,8 @@ _ASKED_OF_PASSIVE: Final = re.compile(
     re.IGNORECASE,
 )
 _ASKED_OF_WHAT: Final = re.compile(
-    r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?P<subject>[\w'’ -]+?)\s*[?.!,]*\s*$",
+    r"^\s*(?:what|which|how\s+much)(?:\s+(?:is|are|was|were)|['’]?s)\s+"
+    r"(?P<subject>[\w'’ -]+?)\s*[?.!,]*\s*$",
     re.IGNORECASE,
 )
 # ... and "Who approves exceptions to the retention policy" (who does it to what).
@@ -115,4 +126,14 @@ def _naming_what_it_stands_for(part: str, first: str) -> str:
     )
     if asked is None:
         return part
-    return _BACK_REFERENCE.sub(lambda _: asked.group("subject"), part)
+    # "what's the IT service desk number, and are they open at weekends": the desk is open
+    subject = _ATTRIBUTE.sub("", asked.group("subject"))
+    return _BACK_REFERENCE.sub(lambda _: subject, part)
+
+
+# A word naming what is asked of the thing, not the thing.
+_ATTRIBUTE: Final = re.compile(
+    r"\s+(?:(?:phone|telephone|contact)\s+)?(?:number|address|name|email|e-mail|website|rate|"
+    r"limit|cost|price|fee)\s*$",
+    re.IGNORECASE,
+)
