@@ -111,6 +111,14 @@ from certiq.text import content_terms
         ("What is the email address of the DPO?", "Write to dpo@example.org.", True),
         ("What is the email address of the DPO?", "The DPO answers e-mails.", False),
         ("What is the website of the regulator?", "See www.ico.org.uk for details.", True),
+        # a number to ring is a phone number, and a question may be the thing asked for alone
+        ("What number do I ring after a crash?", "Report every accident the same day.", False),
+        ("What number do I ring after a crash?", "Ring the accident line on 0800 612 4470.", True),
+        ("HR email address for leave questions?", "Adopters must tell HR within 7 days.", False),
+        ("HR email address for leave questions?", "Write to people@example.org.", True),
+        # a number of things is no phone number, nor is an address collected one asked for
+        ("What is the number of days allowed?", "Up to 10 days are allowed.", True),
+        ("What email address do you collect?", "We collect your name.", True),
         # a website named, not asked for
         ("Can I install software from any website?", "Do not install unknown software.", True),
         ("What information does the website collect?", "We collect your name.", True),
@@ -411,6 +419,9 @@ def test_a_where_question_is_answered_by_a_sentence_stating_a_place() -> None:
         ("Who must promptly report a breach?", "report"),  # an adverb before the verb
         ("Who must comply with the policy?", "comply"),  # a verb in -ly is the verb
         ("Who can apply for an exception?", "apply"),
+        # after the case it is asked of: a dash, or a clause of condition
+        ("I forgot a claim from May - who can approve it now?", "approv"),
+        ("If the CEO is away, who signs off a statement?", "sign"),
     ],
 )
 def test_a_who_question_asks_the_doer_of_an_action(question: str, action: str | None) -> None:
@@ -424,6 +435,7 @@ def test_a_who_question_asks_the_doer_of_an_action(question: str, action: str | 
         ("Who must approve access?", "The CISO gives approval for access.", True),
         ("Who must approve access?", "Every employee with access must be trained.", False),
         ("Who receives my data?", "We share your data with our partners.", True),
+        ("Who can set up a new account?", "Only the Communications Team may open one.", True),
     ],
 )
 def test_a_who_question_is_answered_by_a_sentence_naming_the_action(

@@ -35,6 +35,11 @@ from certiq.answering.parts import question_parts, read_parts
             "Who must be told about a breach, and when must they be told, and what fine applies?",
             ["Who must be told about a breach, and when must they be told", "what fine applies?"],
         ),
+        # but asking who does it asks for someone, which a part before asking how often does not
+        (
+            "How often are the bins emptied and who empties them?",
+            ["How often are the bins emptied", "who empties them?"],
+        ),
     ],
 )
 def test_a_question_is_cut_where_and_starts_another_question(

@@ -23,6 +23,8 @@ EVIDENCE = (
         ("How long are visiter records kept?", "How long are visitor records kept?"),
         ("How long are recrods kept?", "How long are records kept?"),
         ("how long does an investigaton take", "how long does an investigations take"),
+        # a word questions ask with, in the evidence or not
+        ("whats the out of hours numbr for it", "whats the out of hours number for it"),
         # an English word stays, however near an evidence word it is
         ("Who do I contact?", "Who do I contact?"),
         # and so does a short word, and one near no evidence word

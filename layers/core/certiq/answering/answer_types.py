@@ -189,6 +189,8 @@ _ALIKE_ACTIONS: Final = tuple(
         "handl manag respo run lead head",
         # A stem shorter than the prefix is its own key: "writes" is "writ".
         "writ draft",
+        # Setting an account up is opening or creating one.
+        "set open creat",
     )
 )
 _NAME: Final = re.compile(r"(?<=\s)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")

@@ -25,6 +25,7 @@ _NEXT_PART: Final = re.compile(
 )
 
 
+_WHO: Final = re.compile(r"\W*who\b", re.IGNORECASE)
 # "What is the difference between SEV1 and SEV2?" asks what each is.
 _DIFFERENCE: Final = re.compile(
     r"\bdifferences?\s+between\s+(?:an?\s+|the\s+)?(.+?)\s+and\s+(?:an?\s+|the\s+)?"
@@ -50,7 +51,12 @@ def question_parts(question: str) -> list[str]:
         part = question[start:end].strip()
         if part:
             before = question[spans[-1][0] : spans[-1][1]] if spans else ""
-            if spans and set(content_terms(part)) <= set(content_terms(before)):
+            if (
+                spans
+                and set(content_terms(part)) <= set(content_terms(before))
+                # asking who does it asks for someone, which what is asked before may not name
+                and not (_WHO.match(part) and not _WHO.search(before))
+            ):
                 spans[-1] = (spans[-1][0], end)
             else:
                 spans.append((start, end))

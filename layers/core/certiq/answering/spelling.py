@@ -6,7 +6,8 @@ matches nothing and a true answer is withheld. A word is read as misspelt when i
 in the evidence nor an English word (a whole word of the WordPiece vocabulary certiq's shipped
 models read), and exactly one word of the evidence, by its stem, is one edit away (two for a
 word of eight letters or more): "investigaton" is "investigations", "visiter" is "visitor".
-"contact" stays "contact" beside "contract": it is an English word.
+"contact" stays "contact" beside "contract": it is an English word. The words questions ask
+with ("number", "often", "minimum") are read so too, in the evidence or not.
 
 An acronym the evidence never writes is read as the one run of evidence words it stands for:
 "DSE" is "display screen equipment", "PO" is "purchase order" ("What happens to an invoice
@@ -30,6 +31,11 @@ _SHORTEST: Final = 5  # shorter words are too close to too many others
 # ...?" is asking permission, whatever "office keys" a document holds.
 _WORDS_IN_CAPITALS: Final = frozenset("ok okay us uk eu id go am pm tv pc".split())
 _LONG: Final = 8  # from this length two edits are allowed
+# Words a question asks with, which the evidence need not write: "whats the out of hours numbr
+# for the press office" asks for a number.
+_ASKING_WORDS: Final = frozenset(
+    "number address phone email website often long much many minimum maximum deadline".split()
+)
 
 
 def corrected(question: str, texts: Iterable[str]) -> str:
@@ -37,6 +43,7 @@ def corrected(question: str, texts: Iterable[str]) -> str:
     words (``texts``)."""
     sentences = [written_words(text) for text in texts]
     vocabulary = {word.lower() for words in sentences for word in words if word.isalpha()}
+    vocabulary |= _ASKING_WORDS
     stems = {stem(word) for word in vocabulary}
     for word in set(written_words(question)):
         meant = _spelt_out(word, sentences, vocabulary) or _meant(word.lower(), vocabulary, stems)

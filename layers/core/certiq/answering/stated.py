@@ -65,21 +65,27 @@ AN_AMOUNT_OF_TIME: Final = re.compile(
 )
 
 # Asked for a phone number, an e-mail address or a website, a sentence without one is no
-# answer: "... the independent hotline run by SafeCall ..." gives no number to call.
+# answer: "... the independent hotline run by SafeCall ..." gives no number to call. The thing
+# asked for, not what does something: "What information does the website collect?" asks for
+# information. A question may be the thing alone ("HR email address for leave questions?"),
+# and a number to ring is a phone number ("What number do I ring after a crash?").
+_ASKED_FOR: Final = r"(?=\s*(?:[?.!]|$|for\b|of\b|to\b|at\b|on\b))"
 _CONTACT_ASKED: Final = re.compile(
-    r"^\W*(?:what|what's|whats|which|where|give|tell)\b[^?]*?"
-    r"\b(?:(phone|telephone|contact|fax|mobile)\s+(?:number|no\.?)|(e-?mail)\s+address|"
-    r"(website|web\s?site|web\s+address|url|web\s?page))\b"
-    # the thing asked for, not what does something: "What information does the website
-    # collect?" asks for information
-    r"(?=\s*(?:[?.!]|$|for\b|of\b|to\b|at\b|on\b))",
+    r"^\W*(?:(?:what|what's|whats|which|where|give|tell)\b[^?]*?\b|(?:[\w'-]+\s+){0,3}?)"
+    rf"(?:(?P<phone>(?:phone|telephone|contact|fax|mobile)\s+(?:number|no\.?)\b{_ASKED_FOR}"
+    r"|number\b(?=\s+(?:for|to\s+(?:ring|call|phone|dial)|(?:do|should|can|must)\s+(?:i|we|you)\s+"
+    r"(?:ring|call|phone|dial))\b|\s*[?.!]*\s*$))"
+    rf"|(?P<email>e-?mail\s+address)\b{_ASKED_FOR}"
+    rf"|(?P<website>website|web\s?site|web\s+address|url|web\s?page)\b{_ASKED_FOR})",
     re.IGNORECASE,
 )
-_CONTACT_STATED: Final = (
-    re.compile(r"(?:\+?\d[\d ()-]{6,}\d)"),
-    re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+"),
-    re.compile(r"\bhttps?://\S+|\bwww\.\S+|\b[\w-]+\.(?:com|org|net|gov|uk|eu|io)\b", re.I),
-)
+_CONTACT_STATED: Final = {
+    "phone": re.compile(r"(?:\+?\d[\d ()-]{6,}\d)"),
+    "email": re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+"),
+    "website": re.compile(
+        r"\bhttps?://\S+|\bwww\.\S+|\b[\w-]+\.(?:com|org|net|gov|uk|eu|io)\b", re.I
+    ),
+}
 
 
 def contact_asked(question: str) -> re.Pattern[str] | None:
@@ -88,7 +94,7 @@ def contact_asked(question: str) -> re.Pattern[str] | None:
     asked = _CONTACT_ASKED.search(question)
     if asked is None:
         return None
-    return _CONTACT_STATED[next(index for index, group in enumerate(asked.groups()) if group)]
+    return next(_CONTACT_STATED[kind] for kind, found in asked.groupdict().items() if found)
 
 
 def names_another_place(question: str, sentence: str) -> bool:
