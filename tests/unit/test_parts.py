@@ -35,6 +35,30 @@ from certiq.answering.parts import question_parts, read_parts
             "Who must be told about a breach, and when must they be told, and what fine applies?",
             ["Who must be told about a breach, and when must they be told", "what fine applies?"],
         ),
+        # things compared are each asked: the same of each, or each as its own question
+        (
+            "What do we pay per mile in my own car vs on a motorbike?",
+            ["What do we pay per mile in my own car", "What do we pay per mile on a motorbike?"],
+        ),
+        (
+            "how much notice for paternity leave vs unpaid parental leave",
+            ["how much notice for paternity leave", "how much notice for unpaid parental leave"],
+        ),
+        (
+            "how long have i got to log a near miss vs an actual accident",
+            [
+                "how long have i got to log a near miss",
+                "how long have i got to log an actual accident",
+            ],
+        ),
+        (
+            "compare who approves a £70k post with who approves a replacement",
+            ["who approves a £70k post", "who approves a replacement"],
+        ),
+        (
+            "compare the notice for an event with the notice for filming",
+            ["What is the notice for an event?", "What is the notice for filming?"],
+        ),
         # but asking who does it asks for someone, which a part before asking how often does not
         (
             "How often are the bins emptied and who empties them?",

@@ -55,6 +55,12 @@ def test_a_word_near_two_evidence_words_of_different_stems_stays() -> None:
         ("Who is the DPO?", "Who is the DPO?"),
         ("Who approves a PR?", "Who approves a PR?"),
         ("Is MFA needed?", "Is MFA needed?"),
+        # a small word may stand inside the run, and a word no English one may be typed in
+        # lower case
+        ("Is the BYOD policy new?", "Is the bring your own device policy new?"),
+        ("Can my byod phone get e-mail?", "Can my bring your own device phone get e-mail?"),
+        # a short form is the word it is short for
+        ("whats mat pay", "whats maternity pay"),
         # a word written in capitals stands for nothing: "OK" is no "office keys"
         ("Is it OK to copy them?", "Is it OK to copy them?"),
     ],
@@ -67,6 +73,7 @@ def test_an_acronym_is_read_as_the_evidence_words_it_stands_for(question: str, r
         "Press releases are drafted by the comms team; the public relations team reviews them.",
         "Procurement or finance may ask.",
         "Office keys are held at reception.",
+        "This Bring Your Own Device policy covers phones.",
     )
     assert corrected(question, texts) == read
 

@@ -34,12 +34,55 @@ _DIFFERENCE: Final = re.compile(
 )
 
 
+# "Compare who approves a £70k post with who approves a replacement": each is asked.
+_COMPARE: Final = re.compile(
+    r"^\W*compare\s+(?P<one>.+?)\s+(?:with|to|against|and)\s+(?P<other>.+?)\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+# "How much notice for paternity leave vs unpaid parental leave?": each is asked the same.
+_VERSUS: Final = re.compile(r"\s+(?:vs\.?|versus)\s+", re.IGNORECASE)
+_ASKING_FIRST: Final = re.compile(rf"^\W*(?:{_WH}|{_YES_NO})", re.IGNORECASE)
+_PREPOSITION: Final = r"(?:for|on|in|of|at|by|to|from|with|under|over)"
+_DETERMINER: Final = r"(?:a|an|the|my|our|your|their|his|her|its|this|that|these|those)"
+
+
+def _compared(question: str) -> list[str] | None:
+    """The things a question compares, each asked as a question: "compare X with Y" asks X and
+    Y (as "What is X?" when X is no question), "... for X vs Y?" asks "... for X" and "... for
+    Y". None when it compares nothing."""
+    compare = _COMPARE.match(question)
+    if compare is not None:
+        things = [compare.group("one"), compare.group("other")]
+        return [t if _ASKING_FIRST.match(t) else f"What is {t}?" for t in things]
+    cut = _VERSUS.search(question)
+    if cut is None:
+        return None
+    left, right = question[: cut.start()], question[cut.end() :].strip()
+    # Where the first thing starts in what is asked of it: at the word the second starts with
+    # ("in my own car vs on a motorbike"), or after the last such word before it ("for
+    # paternity leave vs unpaid parental leave").
+    opening = re.match(rf"(?:{_PREPOSITION}|{_DETERMINER})\b", right, re.IGNORECASE)
+    kind = _PREPOSITION if opening and re.fullmatch(_PREPOSITION, opening.group(0), re.I) else None
+    kind = kind or (_DETERMINER if opening else None)
+    starts = [
+        (match.start() if opening else match.end())
+        for match in re.finditer(rf"\b{kind or _PREPOSITION}\b", left, re.IGNORECASE)
+    ]
+    if not starts:
+        return None
+    frame = left[: starts[-1]].rstrip()
+    return [left.strip(), f"{frame} {right}".strip()]
+
+
 def question_parts(question: str) -> list[str]:
     """The question cut where "and"/"but" (or ";") starts a new wh- or yes/no question, or,
     asked the difference between two things, what each is; one part when there is neither."""
     difference = _DIFFERENCE.search(question)
     if difference is not None:
         return [f"What is {difference.group(1)}?", f"What is {difference.group(2)}?"]
+    compared = _compared(question)
+    if compared is not None:
+        return compared
     # Each part's span of the question: a part that brings no words of its own asks another
     # thing of the part before, and stays with it. "Who must be told about a breach, and when
     # must they be told?" asks when of the same telling; said apart, "when must they be told?"

@@ -9,10 +9,11 @@ word of eight letters or more): "investigaton" is "investigations", "visiter" is
 "contact" stays "contact" beside "contract": it is an English word. The words questions ask
 with ("number", "often", "minimum") are read so too, in the evidence or not.
 
+A short form is read as the word it is short for ("mat pay" is maternity pay, "hrs" hours).
 An acronym the evidence never writes is read as the one run of evidence words it stands for:
-"DSE" is "display screen equipment", "PO" is "purchase order" ("What happens to an invoice
-without a PO number?" is answered by "Invoices that arrive without a valid purchase order
-number ...").
+"DSE" is "display screen equipment", "BYOD" (or "byod") "bring your own device", "PO" is
+"purchase order" ("What happens to an invoice without a PO number?" is answered by "Invoices
+that arrive without a valid purchase order number ...").
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ _ASKING_WORDS: Final = frozenset(
 def corrected(question: str, texts: Iterable[str]) -> str:
     """The question with each misspelt word or unwritten acronym replaced by the evidence's
     words (``texts``)."""
+    for short, written_out in _SHORT_FORMS:
+        question = short.sub(written_out, question)
     sentences = [written_words(text) for text in texts]
     vocabulary = {word.lower() for words in sentences for word in words if word.isalpha()}
     vocabulary |= _ASKING_WORDS
@@ -52,10 +55,27 @@ def corrected(question: str, texts: Iterable[str]) -> str:
     return question
 
 
+# Short forms people type for words policies write out: "mat pay", "24 hrs". ("max" and "min"
+# stay: questions ask with them as they are.)
+_SHORT_FORMS: Final = tuple(
+    (re.compile(short, re.IGNORECASE), meant)
+    for short, meant in (
+        (r"\bmat\b(?=\s+(?:leave|pay))", "maternity"),
+        (r"\bpat\b(?=\s+(?:leave|pay))", "paternity"),
+        (r"\bhrs\b", "hours"),
+        (r"\bmins\b", "minutes"),
+        (r"\byrs\b", "years"),
+        (r"\bwks\b", "weeks"),
+    )
+)
+
+
 def _spelt_out(word: str, sentences: list[list[str]], vocabulary: set[str]) -> str | None:
     """The one run of evidence words whose initials spell an acronym of 2 to 5 capitals that
     the evidence never writes."""
-    if not (2 <= len(word) <= 5 and word.isalpha() and word.isupper()):
+    # In capitals, or in lower case when it is no English word ("byod")
+    typed = word.isupper() or (len(word) >= 3 and word.islower() and word not in _english())
+    if not (2 <= len(word) <= 5 and word.isalpha() and typed):
         return None
     if word.lower() in vocabulary or word.lower() in STOPWORDS | _WORDS_IN_CAPITALS:
         return None
@@ -65,8 +85,13 @@ def _spelt_out(word: str, sentences: list[list[str]], vocabulary: set[str]) -> s
         for words in sentences
         for start in range(len(words) - len(letters) + 1)
         if all(
-            part.isalpha() and part[0].lower() == letter and part.lower() not in STOPWORDS
-            for part, letter in zip(words[start : start + len(letters)], letters, strict=True)
+            part.isalpha()
+            and part[0].lower() == letter
+            # a small word only inside the run: "bring your own device", not "in the"
+            and (part.lower() not in STOPWORDS or 0 < index < len(letters) - 1)
+            for index, (part, letter) in enumerate(
+                zip(words[start : start + len(letters)], letters, strict=True)
+            )
         )
     )
     # "purchase order" and "Purchase Orders" are one run
