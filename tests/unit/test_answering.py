@@ -728,6 +728,23 @@ def test_a_part_naming_what_it_stands_for_is_answered_in_its_own_words_too() -> 
     assert draft.unanswered == ("is it taxed?",)
 
 
+def test_asked_only_what_is_done_to_a_document_the_sentence_speaks_of_the_document() -> None:
+    # GIVEN, in the BYOD policy, how often an exception to it is reviewed
+    question = "How often is the bring your own device policy reviewed?"
+    exception = scored(
+        ("Each approved exception is reviewed every 12 months.", 0.6),
+        file_name="bring-your-own-device-policy.pdf",
+    )
+    itself = scored(
+        ("This policy is reviewed every 12 months.", 0.6),
+        file_name="bring-your-own-device-policy.pdf",
+    )
+    answerer = ExtractiveAnswerer(AnswerSettings())
+    # THEN how often the exception is reviewed does not answer, how often the policy is does
+    assert answerer.select(question, exception) == []
+    assert [s.text for s in answerer.select(question, itself)] == [itself[0].text]
+
+
 def test_asked_whether_it_may_be_done_the_sentence_saying_it_may_answers() -> None:
     # GIVEN what follows termination, scored first, and the right to terminate "it"
     evidence = scored(

@@ -8,7 +8,7 @@ ignores the conversation's earlier turns and calls nothing, so it costs no token
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from certiq.answering.amounts import terms_with_amounts
@@ -50,7 +50,7 @@ from certiq.answering.permissions import (
 )
 from certiq.answering.sections import named_document, says_what_it_is
 from certiq.answering.spelling import corrected
-from certiq.answering.topic import condition_aside, topic
+from certiq.answering.topic import condition_aside, does_what_is_measured, topic
 from certiq.answering.who import (
     acted_on,
     asks_after_its_case,
@@ -69,6 +69,8 @@ from certiq.text import (
     file_name_terms,
     heading_terms,
     section_terms,
+    stem,
+    words,
     written_words,
 )
 from certiq.trust.claims import field_labels
@@ -194,10 +196,15 @@ class ExtractiveAnswerer:
             asked, span.text, alternatives=frozenset(alternatives)
         ):
             return False
-        if not _does_what_is_measured(asked, terms):
+        if not does_what_is_measured(asked, terms):
             return False
         beyond_name = query - file_name_terms(span.file_name)
-        if not beyond_name:
+        done_to_it = {stem(word) for word in words(asked) if word.endswith("ed")}
+        if not beyond_name or (
+            beyond_name <= done_to_it and query & file_name_terms(span.file_name)
+        ):
+            # asked of the document, or only what is done to it: "How often is the BYOD policy
+            # reviewed?" is not answered by how often an exception to it is reviewed
             return bool(_ABOUT_THE_DOCUMENT.match(span.text)) or query <= terms
         return bool(held & beyond_name)
 
@@ -524,23 +531,6 @@ def _without_partial_answers(
             for other, other_stated in held
         )
     ]
-
-
-def _does_what_is_measured(asked: str, terms: Iterable[str]) -> bool:
-    """Asked a quantity of something done ("How quickly must a SEV1 incident be escalated?"),
-    the sentence names that doing: acknowledging a SEV1 page within 15 minutes is no
-    escalating. Keeping (retaining, storing) is not asked of: overwriting footage after 30
-    days says how long it is kept."""
-    terms = set(terms)
-    return all(
-        names_the_action(done, terms)
-        for done in content_terms(" ".join(_PARTICIPLE.findall(asked)))
-        if done not in _MEASURED_ANYHOW
-    )
-
-
-_PARTICIPLE: Final = re.compile(r"\b(?:be|is|are|was|were|been|get|gets|got)\s+(\w+(?:ed|en))\b")
-_MEASURED_ANYHOW: Final = frozenset(content_terms("kept needed required"))
 
 
 def _in_every_document(question: str, evidence: Sequence[EvidenceSpan]) -> set[str]:

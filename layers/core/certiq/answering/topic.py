@@ -5,9 +5,15 @@ state a frequency."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Final
 
-from certiq.answering.answer_types import AMOUNT_ASKED, DURATION_ASKED, QUANTITY_NOUNS
+from certiq.answering.answer_types import (
+    AMOUNT_ASKED,
+    DURATION_ASKED,
+    QUANTITY_NOUNS,
+    names_the_action,
+)
 from certiq.text import content_terms
 
 _DURATION_VERB: Final = re.compile(
@@ -70,3 +76,20 @@ _IT_TAKES: Final = re.compile(
     r"(?:(?:me|us|you|them|him|her)\s+)?(?:to|for)\s+(?:(?:get|have|be)\s+)?",
     re.IGNORECASE,
 )
+
+
+def does_what_is_measured(asked: str, terms: Iterable[str]) -> bool:
+    """Asked a quantity of something done ("How quickly must a SEV1 incident be escalated?"),
+    the sentence names that doing: acknowledging a SEV1 page within 15 minutes is no
+    escalating. Keeping (retaining, storing) is not asked of: overwriting footage after 30
+    days says how long it is kept."""
+    terms = set(terms)
+    return all(
+        names_the_action(done, terms)
+        for done in content_terms(" ".join(_PARTICIPLE.findall(asked)))
+        if done not in _MEASURED_ANYHOW
+    )
+
+
+_PARTICIPLE: Final = re.compile(r"\b(?:be|is|are|was|were|been|get|gets|got)\s+(\w+(?:ed|en))\b")
+_MEASURED_ANYHOW: Final = frozenset(content_terms("kept needed required"))
