@@ -74,6 +74,8 @@ from certiq.text import content_terms
         # asked when it is next reviewed, a date answers, not what else is reviewed
         ("When is the procedure next due for review?", "It is next reviewed in May 2026.", True),
         ("When is the procedure next due for review?", "Access is reviewed by owners.", False),
+        ("When is the policy due for review?", "Give 21 days' notice of leave.", False),
+        ("When is the policy due for review?", "The next review is due in January 2027.", True),
         ("How often is the plan tested?", "The plan is tested twice a year.", True),
         ("How often do deletion jobs run?", "Deletion jobs run every night.", True),
         ("How often is the policy updated?", "We update it from time to time.", True),
@@ -419,6 +421,8 @@ def test_a_where_question_is_answered_by_a_sentence_stating_a_place() -> None:
         ("Who must promptly report a breach?", "report"),  # an adverb before the verb
         ("Who must comply with the policy?", "comply"),  # a verb in -ly is the verb
         ("Who can apply for an exception?", "apply"),
+        # a role, unless responsible for doing something
+        ("Who is responsible for checking the defibrillators?", "check"),
         # after the case it is asked of: a dash, or a clause of condition
         ("I forgot a claim from May - who can approve it now?", "approv"),
         ("If the CEO is away, who signs off a statement?", "sign"),
@@ -436,6 +440,11 @@ def test_a_who_question_asks_the_doer_of_an_action(question: str, action: str | 
         ("Who must approve access?", "Every employee with access must be trained.", False),
         ("Who receives my data?", "We share your data with our partners.", True),
         ("Who can set up a new account?", "Only the Communications Team may open one.", True),
+        (
+            "Who is responsible for checking the defibrillators?",
+            "Anyone may use a defibrillator in an emergency.",
+            False,
+        ),
     ],
 )
 def test_a_who_question_is_answered_by_a_sentence_naming_the_action(

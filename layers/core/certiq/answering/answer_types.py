@@ -74,7 +74,8 @@ _DATE: Final = re.compile(
     r"\b(?:what|which) (?:is|was|are|were) the (?:[\w'-]+\s+){0,3}?dates?\b"
     r"|\bwhen (?:did|was|were)\b"
     # "When is the procedure next due for review?": the date of the next one
-    r"|\bwhen\s+(?:is|are|will)\b[^?]*\bnext\s+(?:be\s+)?(?:due|review|reviewed|updated|renewed)\b"
+    r"|\bwhen\s+(?:is|are|will)\b[^?]*\b(?:next\s+(?:be\s+)?(?:due|review|reviewed|updated|renewed)"
+    r"|due\s+(?:for|to\s+be)\s+(?:review|renewal|update|reviewed|renewed|updated))\b"
     r"|\b(?:on|by) (?:what|which) (?:date|day)\b",
     re.IGNORECASE,
 )
@@ -424,16 +425,25 @@ def asks_who(question: str) -> bool:
 
 def action_asked(question: str) -> str | None:
     """The stem of what a "who" question asks the doer of ("Who must approve access ...?":
-    approv), or None: not such a question, or it asks for a role ("Who is responsible ...?")."""
+    approv), or None: not such a question, or it asks for a role ("Who is responsible ...?"),
+    unless for doing something ("Who is responsible for checking ...?": check)."""
     found = WHO_ACTS.search(question)
     if found is None:
         return None
     verb = found.group(1)
+    duty = _RESPONSIBLE_FOR.match(question[found.start(1) :])
+    if duty is not None:  # "Who is responsible for checking the defibrillators?": checking
+        verb = duty.group(1)
     passive = re.search(rf"\b(?:is|are|was|were|be)\s+{ADVERB}$", question[: found.start(1)])
-    if passive and not _PASSIVE.search(verb.lower()):
+    if passive and not _PASSIVE.search(verb.lower()) and duty is None:
         return None
     terms = content_terms(verb)
     return terms[0] if terms else None
+
+
+_RESPONSIBLE_FOR: Final = re.compile(
+    r"(?:responsible|accountable)\s+for\s+([a-z]+ing)\b", re.IGNORECASE
+)
 
 
 def does_the_action(action: str, sentence: str) -> bool:
