@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from certiq.answering.amounts import amounts_named, holds_an_amount_asked, terms_with_amounts
+from certiq.answering.amounts import (
+    amounts_named,
+    holds_an_amount_asked,
+    names_what_is_paid_for,
+    terms_with_amounts,
+)
 from certiq.answering.answer_types import can_answer
 
 
@@ -58,3 +63,28 @@ def test_a_band_of_other_amounts_is_no_answer_and_one_under_the_heading_doing_it
     assert not can_answer(question, "£500,000 and above: the Cabinet Member.", heading)
     # AND without the heading, a band naming no approving is no answer
     assert not can_answer(question, "From £100,000 to £499,999: the Director.")
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "names_it"),
+    [
+        # what is paid for, whoever it is for: the owner and the money are no part of it
+        (
+            "Does the company pay for employees' gym membership?",
+            "Systems are monitored in line with the employee privacy notice.",
+            False,
+        ),
+        ("Does the company pay for employees' gym membership?", "Gym membership is paid.", True),
+        ("Do we pay relocation costs for new starters?", "New starters may not work alone.", False),
+        ("Do we pay relocation costs for new starters?", "Relocation is paid up to £8,000.", True),
+        # not asked whether anything is paid for
+        ("How much do we pay per mile?", "Systems are monitored.", None),
+    ],
+)
+def test_asked_whether_something_is_paid_for_a_sentence_must_name_it(
+    question: str, sentence: str, names_it: bool | None
+) -> None:
+    assert names_what_is_paid_for(question, sentence) is names_it
+    # AND a sentence not naming it cannot answer
+    if names_it is False:
+        assert not can_answer(question, sentence)

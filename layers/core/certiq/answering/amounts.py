@@ -127,3 +127,29 @@ def terms_with_amounts(question: str, sentence: str) -> set[str]:
     if holds_an_amount_asked(question, sentence):
         terms |= amount_terms(question)
     return terms
+
+
+# "Does the company pay for employees' gym membership?", "Do we pay relocation costs for new
+# starters?": what is paid for, up to whom it is for or when.
+_PAID_FOR: Final = re.compile(
+    r"^\W*(?:do|does|will|would)\s+(?:we|you|they|the\s+[\w-]+|our\s+[\w-]+)\s+"
+    r"(?:pay|cover|reimburse|refund|fund)\s+(?:for\s+)?(?P<paid>[^?]+?)\s*"
+    r"(?:\?|$|\b(?:for|if|when|while|whilst|during|because|to)\b)",
+    re.IGNORECASE,
+)
+_OWNER: Final = re.compile(r"\b\w+(?:'s|s')(?=\s)", re.IGNORECASE)  # "employees'", "staff's"
+# Words naming money, not what it is paid for.
+_ANY_MONEY: Final = frozenset(
+    content_terms("cost costs fee fees expense expenses charge charges anything something any")
+)
+
+
+def names_what_is_paid_for(question: str, sentence: str) -> bool | None:
+    """Asked whether something is paid for, whether the sentence names it: "Company systems
+    are monitored ..., in line with the employee privacy notice" names no gym membership. None
+    when the question asks no such thing."""
+    asked = _PAID_FOR.match(question)
+    if asked is None:
+        return None
+    paid = set(content_terms(_OWNER.sub(" ", asked.group("paid")))) - _ANY_MONEY
+    return not paid or not paid.isdisjoint(content_terms(sentence))

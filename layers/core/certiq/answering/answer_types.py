@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from certiq.answering.amounts import bands_stated, holds_an_amount_asked
+from certiq.answering.amounts import bands_stated, holds_an_amount_asked, names_what_is_paid_for
 from certiq.answering.instructions import states_an_obligation
 from certiq.answering.stated import (
     AMOUNT_WORDS,
@@ -441,9 +441,7 @@ def action_asked(question: str) -> str | None:
     return terms[0] if terms else None
 
 
-_RESPONSIBLE_FOR: Final = re.compile(
-    r"(?:responsible|accountable)\s+for\s+([a-z]+ing)\b", re.IGNORECASE
-)
+_RESPONSIBLE_FOR: Final = re.compile(r"(?:responsible|accountable)\s+for\s+([a-z]+ing)\b", re.I)
 
 
 def does_the_action(action: str, sentence: str) -> bool:
@@ -581,6 +579,8 @@ def can_answer(question: str, sentence: str, heading: str | None = None) -> bool
         return False  # asked what the plan says about ransomware, a sentence not naming it
     if holds_an_amount_asked(question, sentence) is False:
         return False  # "£500,000 and above: ..." says nothing of a £150,000 contract
+    if names_what_is_paid_for(question, sentence) is False:
+        return False  # whether gym membership is paid for, a sentence not naming it
     contact = contact_asked(question)
     if contact is not None:
         return contact.search(sentence) is not None
