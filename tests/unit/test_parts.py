@@ -51,6 +51,11 @@ from certiq.answering.parts import question_parts, read_parts
                 "how long have i got to log an actual accident",
             ],
         ),
+        # or in place of what the first asks about
+        (
+            "How long are invoices kept vs backups?",
+            ["How long are invoices kept", "How long are backups kept"],
+        ),
         (
             "compare who approves a £70k post with who approves a replacement",
             ["who approves a £70k post", "who approves a replacement"],
@@ -115,6 +120,14 @@ def test_a_difference_is_asked_as_what_each_is(question: str, parts: list[str]) 
         (
             "What's the IT service desk number, and are they open at weekends?",
             ["What's the IT service desk number", "are the IT service desk open at weekends?"],
+        ),
+        # and after whether something is done to it
+        (
+            "Is the acceptable use policy reviewed, and is it signed by the CEO?",
+            [
+                "Is the acceptable use policy reviewed",
+                "is the acceptable use policy signed by the CEO?",
+            ],
         ),
         # the first part saying no plain subject, "it" stays as written
         ("Who approves it; when is it renewed?", ["Who approves it", "when is it renewed?"]),

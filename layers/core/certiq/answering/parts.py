@@ -68,10 +68,15 @@ def _compared(question: str) -> list[str] | None:
         (match.start() if opening else match.end())
         for match in re.finditer(rf"\b{kind or _PREPOSITION}\b", left, re.IGNORECASE)
     ]
-    if not starts:
+    if starts:
+        frame = left[: starts[-1]].rstrip()
+        return [left.strip(), f"{frame} {right}".strip()]
+    # Or in place of what the first asks about: "How long are invoices kept vs backups?"
+    asked = _ASKED_OF_PASSIVE.match(left) or _ASKED_OF_WHAT.match(left)
+    if asked is None:
         return None
-    frame = left[: starts[-1]].rstrip()
-    return [left.strip(), f"{frame} {right}".strip()]
+    other = right.rstrip("?.! ")
+    return [left.strip(), f"{left[: asked.start('subject')]}{other}{left[asked.end('subject') :]}"]
 
 
 def question_parts(question: str) -> list[str]:
@@ -155,6 +160,13 @@ _ASKED_OF_WHAT: Final = re.compile(
     r"(?P<subject>[\w'’ -]+?)\s*[?.!,]*\s*$",
     re.IGNORECASE,
 )
+# ... and "Is the acceptable use policy reviewed" (whether something is done to it).
+_ASKED_OF_YES_NO: Final = re.compile(
+    r"^\s*(?:is|are|was|were)\s+(?!(?:it|there|this|that)\b)"
+    r"(?P<subject>(?:(?:the|this|our|your|my|a|an)\s+)?[\w'’ -]+?)\s+"
+    rf"{_PARTICIPLE}\b",
+    re.IGNORECASE,
+)
 # ... and "Who approves exceptions to the retention policy" (who does it to what).
 _ASKED_OF_WHO_ACTS: Final = re.compile(
     r"^\s*who\s+(?:(?:must|should|can|may|will|does|do)\s+)?(?!is\b|are\b)[a-z]+s?\s+"
@@ -172,6 +184,7 @@ def _naming_what_it_stands_for(part: str, first: str) -> str:
         _ASKED_OF_PASSIVE.match(first)
         or _ASKED_OF_WHAT.match(first)
         or _ASKED_OF_WHO_ACTS.match(first)
+        or _ASKED_OF_YES_NO.match(first)
     )
     if asked is None:
         return part
