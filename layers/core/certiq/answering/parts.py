@@ -24,8 +24,9 @@ _NEXT_PART: Final = re.compile(
     re.IGNORECASE,
 )
 
-
+# A part asking who does something asks for someone: it stays a part of its own.
 _WHO: Final = re.compile(r"\W*who\b", re.IGNORECASE)
+
 # "What is the difference between SEV1 and SEV2?" asks what each is.
 _DIFFERENCE: Final = re.compile(
     r"\bdifferences?\s+between\s+(?:an?\s+|the\s+)?(.+?)\s+and\s+(?:an?\s+|the\s+)?"
@@ -62,11 +63,12 @@ def _compared(question: str) -> list[str] | None:
     # ("in my own car vs on a motorbike"), or after the last such word before it ("for
     # paternity leave vs unpaid parental leave").
     opening = re.match(rf"(?:{_PREPOSITION}|{_DETERMINER})\b", right, re.IGNORECASE)
-    kind = _PREPOSITION if opening and re.fullmatch(_PREPOSITION, opening.group(0), re.I) else None
-    kind = kind or (_DETERMINER if opening else None)
+    determined = opening is not None and not re.fullmatch(_PREPOSITION, opening[0], re.I)
     starts = [
-        (match.start() if opening else match.end())
-        for match in re.finditer(rf"\b{kind or _PREPOSITION}\b", left, re.IGNORECASE)
+        match.start() if opening else match.end()
+        for match in re.finditer(
+            rf"\b{_DETERMINER if determined else _PREPOSITION}\b", left, re.IGNORECASE
+        )
     ]
     if starts:
         frame = left[: starts[-1]].rstrip()
