@@ -116,6 +116,8 @@ from certiq.text import content_terms
         # a number to ring is a phone number, and a question may be the thing asked for alone
         ("What number do I ring after a crash?", "Report every accident the same day.", False),
         ("What number do I ring after a crash?", "Ring the accident line on 0800 612 4470.", True),
+        # and a phone number is no amount: the line's number answers, not a count
+        ("What number do I ring after a crash?", "Report it on 0800 612 4470.", True),
         ("HR email address for leave questions?", "Adopters must tell HR within 7 days.", False),
         ("HR email address for leave questions?", "Write to people@example.org.", True),
         # a number of things is no phone number, nor is an address collected one asked for
@@ -477,6 +479,13 @@ def test_asked_what_fine_applies_an_answer_names_a_fine_or_states_money(
 ) -> None:
     assert asks_for_amount("What fine applies?")
     assert can_answer("What fine applies?", sentence) is answers
+
+
+def test_a_number_to_ring_is_no_amount() -> None:
+    # GIVEN a question asking for a number to ring, and one asking for a number of things
+    # THEN the first asks for a phone number, not an amount; the second asks for an amount
+    assert not asks_for_amount("What number do I ring after a crash in a company car?")
+    assert asks_for_amount("What number of days is allowed?")
 
 
 @pytest.mark.parametrize(

@@ -57,6 +57,9 @@ from certiq.text import content_terms, section_terms, stem
         # a motorbike is a motorcycle, extra is additional
         ("extra", stem("additional")),
         ("motorbike", stem("motorcycles")),
+        # a crash or a collision is an accident
+        ("crash", stem("accidents")),
+        ("collision", stem("accident")),
         # a quote is a quotation
         ("quotations", stem("quotes")),
         # a possessive is its noun

@@ -141,6 +141,9 @@ _IRREGULAR = {
         # three written quotations".
         "quote": "quotation quotations",
         "motorcycle": "motorbike motorbikes",
+        # A crash or a collision is an accident: "What number do I ring after a crash?" is
+        # answered by "Every accident ... must be reported to the 24-hour accident line ...".
+        "accident": "crash crashes crashed collision collisions",
         "additional": "extra",  # "How many extra days can I buy?": "... ten additional days"
         # A Saturday is a weekend: "I need to come in on a Saturday, who approves that?" is
         # answered by "Access ... at weekends must be approved ...".

@@ -424,9 +424,8 @@ def asks_who(question: str) -> bool:
 
 
 def action_asked(question: str) -> str | None:
-    """The stem of what a "who" question asks the doer of ("Who must approve access ...?":
-    approv), or None: not such a question, or it asks for a role ("Who is responsible ...?"),
-    unless for doing something ("Who is responsible for checking ...?": check)."""
+    """The stem of what a "who" question asks the doer of ("Who must approve ...?": approv; "Who
+    is responsible for checking ...?": check), or None: not such a question, or asks a role."""
     found = WHO_ACTS.search(question)
     if found is None:
         return None
@@ -482,7 +481,8 @@ _COUNTED: Final = re.compile(
 
 
 def asks_for_amount(question: str) -> bool:
-    return AMOUNT_ASKED.search(question) is not None
+    # "What number do I ring ...?" asks for a phone number, not an amount
+    return AMOUNT_ASKED.search(question) is not None and contact_asked(question) is None
 
 
 def asks_for_duration(question: str) -> bool:
