@@ -135,6 +135,9 @@ from certiq.text import content_terms
         ("Which disk encryption do laptops use?", "Laptops use full-disk encryption.", True),
         ("Which standard is used to wipe disks?", "Disks are wiped to NIST 800-88 standard.", True),
         ("Which do you prefer?", "Either will do.", True),
+        # a temperature is named by its degrees
+        ("What temperature are galleries heated to?", "Heating is set to 18 degrees.", True),
+        ("What temperature are galleries heated to?", "Heating is switched off at 6pm.", False),
         # "What is the X" too, unless X is a word answers do not repeat
         ("What is the budget for security training?", "Security training is annual.", False),
         ("What is the liability cap?", "Liability is capped at the fees paid.", True),

@@ -28,6 +28,7 @@ from certiq.answering.stated import (
     DATE_WORDS,
     DURATION_WORDS,
     FREQUENCY_WORDS,
+    KINDS_NAMED_BY,
     MONEY,
     NUMBER_WORDS,
     contact_asked,
@@ -225,17 +226,6 @@ def defined_term(sentence: str) -> str | None:
     return match.group(1) if match else None
 
 
-# A kind an answer names in other words: "What is the penalty for violating the policy?" is
-# answered by "Violations ... may lead to disciplinary action, up to and including dismissal".
-# (A penalty is not always an amount: "What is the maximum fine ...?" asks for one.)
-_SANCTIONS: Final = frozenset(
-    content_terms(
-        "penalty penalties sanction sanctions punishment punished disciplinary discipline "
-        "dismissal dismissed termination terminated suspension suspended fine fines fined "
-        "prosecution prosecuted misconduct offence offences offense offenses police"
-    )
-)
-_NAMED_BY: Final = {kind: _SANCTIONS for kind in content_terms("penalty sanction punishment")}
 # A duty is named by saying what someone must do: "Each system owner must keep an up-to-date
 # entry ..." is one of "the responsibilities of system owners".
 _DUTIES: Final = frozenset(content_terms("responsibility duty obligation responsible"))
@@ -265,7 +255,7 @@ def names_kind(kind: str, sentence: str) -> bool:
         return True
     if kind in _ORGANISATION_KINDS and _ORGANISATION_NAME.search(sentence):
         return True
-    return not _NAMED_BY.get(kind, frozenset((kind,))).isdisjoint(terms)
+    return not KINDS_NAMED_BY.get(kind, frozenset((kind,))).isdisjoint(terms)
 
 
 _STOPWORD_STEMS: Final = frozenset(stem(word) for word in STOPWORDS)

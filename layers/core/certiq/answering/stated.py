@@ -1,5 +1,7 @@
 """What a sentence states, read by its words: numbers and number words, money, durations,
-frequencies, dates and times of day, phone numbers, e-mail addresses and websites, and places.
+frequencies, dates and times of day, phone numbers, e-mail addresses and websites, places, and
+the words naming a kind of thing in other words (a penalty by a sanction, a temperature by its
+degrees).
 ``certiq.answering.answer_types`` looks for these in a sentence when a question asks for one of
 them ("How often ...?" is answered by "every two hours", not by "within 30 days"; "What is the
 hotline's phone number?" by a sentence giving one)."""
@@ -8,6 +10,8 @@ from __future__ import annotations
 
 import re
 from typing import Final
+
+from certiq.text import content_terms, stem
 
 NUMBER_WORDS: Final = (
     r"zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
@@ -115,3 +119,20 @@ _ABROAD: Final = re.compile(
     r"outside (?:the\s+)?(?:UK|US|EU|country))\b",
     re.IGNORECASE,
 )
+
+
+# A kind an answer names in other words: "What is the penalty for violating the policy?" is
+# answered by "Violations ... may lead to disciplinary action, up to and including dismissal".
+# (A penalty is not always an amount: "What is the maximum fine ...?" asks for one.)
+SANCTIONS: Final = frozenset(
+    content_terms(
+        "penalty penalties sanction sanctions punishment punished disciplinary discipline "
+        "dismissal dismissed termination terminated suspension suspended fine fines fined "
+        "prosecution prosecuted misconduct offence offences offense offenses police"
+    )
+)
+KINDS_NAMED_BY: Final = {
+    **{kind: SANCTIONS for kind in content_terms("penalty sanction punishment")},
+    # a measure by its unit: "What temperature ...?" is answered by "... 18 and 21 degrees"
+    stem("temperature"): frozenset(content_terms("temperature degrees celsius fahrenheit")),
+}
