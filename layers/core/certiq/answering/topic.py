@@ -39,6 +39,7 @@ def topic(question: str) -> str:
     rest = _QUANTITY_ATTRIBUTE.sub(" ", _DURATION_VERB.sub("", _IT_TAKES.sub(" ", rest)))
     rest = _SPENT.sub(" ", rest)  # "how much can I spend on lunch": lunch
     rest = _HAVE_GOT.sub(" ", rest)  # "how long have I got to report it": report it
+    rest = _SIZE.sub(" ", rest)  # "how often should I stop on a long drive": stopping, driving
     rest = _COMPARED.sub(" ", rest)  # "backups kept longer than tickets": backups, tickets
     return rest if rest.strip() else question
 
@@ -56,6 +57,8 @@ _SPENT: Final = re.compile(
 _HAVE_GOT: Final = re.compile(
     r"^\s*(?:have|has|'ve)\s+(?:i|we|you|they|he|she|it)\s+got\s+(?:to\s+)?", re.IGNORECASE
 )
+# How long or large the thing is, said of it, not what the quantity is asked of.
+_SIZE: Final = re.compile(r"\b(?:a|an|the)\s+(?:long|short|big|small|large)\b", re.IGNORECASE)
 _CONDITION: Final = re.compile(
     r"\s+\b(?:when|if|while|whilst|whenever|unless|once)\b.*$", re.IGNORECASE | re.DOTALL
 )
