@@ -124,7 +124,7 @@ _ABROAD: Final = re.compile(
 # A kind an answer names in other words: "What is the penalty for violating the policy?" is
 # answered by "Violations ... may lead to disciplinary action, up to and including dismissal".
 # (A penalty is not always an amount: "What is the maximum fine ...?" asks for one.)
-SANCTIONS: Final = frozenset(
+_SANCTIONS: Final = frozenset(
     content_terms(
         "penalty penalties sanction sanctions punishment punished disciplinary discipline "
         "dismissal dismissed termination terminated suspension suspended fine fines fined "
@@ -132,7 +132,7 @@ SANCTIONS: Final = frozenset(
     )
 )
 KINDS_NAMED_BY: Final = {
-    **{kind: SANCTIONS for kind in content_terms("penalty sanction punishment")},
+    **{kind: _SANCTIONS for kind in content_terms("penalty sanction punishment")},
     # a measure by its unit: "What temperature ...?" is answered by "... 18 and 21 degrees"
     stem("temperature"): frozenset(content_terms("temperature degrees celsius fahrenheit")),
 }
