@@ -222,6 +222,11 @@ def test_a_sentence_can_answer_only_with_the_kind_of_answer_asked_for(
         # nor is the verb asking for money: the answer is about lunch
         ("How much can I spend on lunch?", "lunch"),
         ("How much can staff claim for a desk?", "a desk"),
+        # and so does being charged: what it is asked of is the case it is charged in
+        (
+            "How much could I be charged if I damage a van?",
+            "if I damage a van",
+        ),
         # how long or large the thing is is said of it, not asked of it
         ("How often should I stop on a long drive?", "should I stop on drive"),
         # "have I got to" asks what must be done, as "must I" does: getting is no part of it

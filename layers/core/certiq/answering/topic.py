@@ -46,10 +46,11 @@ def topic(question: str) -> str:
 
 _COMPARED: Final = re.compile(r"\b(?:longer|shorter)\s+than\b", re.IGNORECASE)
 # "How much can I spend on lunch?" is about lunch ("Lunch may be claimed up to £10 ..."): the
-# verb asks for the money, as "how much" does.
+# verb asks for the money, as "how much" does, and so does "How much could I be charged if ...".
 _SPENT: Final = re.compile(
     r"^\s*(?:can|could|may|do|does|will|would|should|must)\s+[\w-]+\s+"
-    r"(?:spend|claim|pay|charge|get|receive|expense)\s+(?:on|for|back\s+for)?\b",
+    r"(?:spend|claim|pay|charge|get|receive|expense|be\s+(?:charged|fined|paid))\s+"
+    r"(?:on|for|back\s+for)?\b",
     re.IGNORECASE,
 )
 # "How long have I got to install security updates?" is about installing them: "have I got
