@@ -257,7 +257,7 @@ class ExtractiveAnswerer:
                 or self._close_enough(span, terms, query)
             )
         ]
-        doers: list[tuple[EvidenceSpan, set[str]]] = []
+        doers: set[str] = set()  # span ids
         if asks_who(question):
             # Who does it: a sentence naming no one is not the answer when another names someone,
             # nor at all when the question asks who does something ("Who can declare an
@@ -281,7 +281,8 @@ class ExtractiveAnswerer:
                 doing_it = [item for item in statements if does_it(action, item[0].text)]
                 statements = doing_it or statements
                 # Asked after its case ("I forgot a claim ... - who approves it?"), a doer answers.
-                doers = doing_it if asks_after_its_case(question) else []
+                if asks_after_its_case(question):
+                    doers = {span.span_id for span, _ in doing_it}
             done_to = acted_on(question)
             if done_to:
                 statements = [
@@ -370,7 +371,7 @@ class ExtractiveAnswerer:
             if span.score < floor and not (quantity and alternatives):
                 break
             held = _held(span, terms, query)
-            if (len(held) / len(query) < min_overlap and (span, terms) not in doers) or (
+            if (len(held) / len(query) < min_overlap and span.span_id not in doers) or (
                 bool(held) and held <= everywhere
             ):
                 continue

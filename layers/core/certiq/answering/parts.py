@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from certiq.answering.answer_types import asks_who
 from certiq.answering.topic import topic
+from certiq.answering.who import opens_with_who
 from certiq.text import content_terms
 
 # A question in several parts: "What is the liability cap and which insurance must the supplier
@@ -23,9 +25,6 @@ _NEXT_PART: Final = re.compile(
     rf"|\s*;\s*(?=(?:{_WH}|{_YES_NO}))",
     re.IGNORECASE,
 )
-
-# A part asking who does something asks for someone: it stays a part of its own.
-_WHO: Final = re.compile(r"\W*who\b", re.IGNORECASE)
 
 # "What is the difference between SEV1 and SEV2?" asks what each is.
 _DIFFERENCE: Final = re.compile(
@@ -105,7 +104,7 @@ def question_parts(question: str) -> list[str]:
                 spans
                 and set(content_terms(part)) <= set(content_terms(before))
                 # asking who does it asks for someone, which what is asked before may not name
-                and not (_WHO.match(part) and not _WHO.search(before))
+                and not (opens_with_who(part) and not asks_who(before))
             ):
                 spans[-1] = (spans[-1][0], end)
             else:

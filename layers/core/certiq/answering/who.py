@@ -123,7 +123,12 @@ def asks_after_its_case(question: str) -> bool:
     """A "who" question opening with the case it asks of: "If the CEO is on leave, who signs
     off ...?"."""
     found = WHO_ACTS.search(question)
-    return found is not None and _WHO_FIRST.match(question) is None
+    return found is not None and not opens_with_who(question)
+
+
+def opens_with_who(text: str) -> bool:
+    """The text's first word is "who"."""
+    return _WHO_FIRST.match(text) is not None
 
 
 _WHO_FIRST: Final = re.compile(r"^\W*who\b", re.IGNORECASE)
