@@ -22,6 +22,8 @@ SETS = {
     "heldout_d_questions.jsonl": "heldout_documents_d",
     "heldout_e_questions.jsonl": "heldout_documents_e",
     "heldout_f_questions.jsonl": "heldout_documents_f",
+    "heldout_g_questions.jsonl": "heldout_documents_g",
+    "heldout_h_questions.jsonl": "heldout_documents_h",
 }
 
 
