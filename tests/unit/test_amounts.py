@@ -63,6 +63,9 @@ def test_a_band_of_other_amounts_is_no_answer_and_one_under_the_heading_doing_it
     assert not can_answer(question, "£500,000 and above: the Cabinet Member.", heading)
     # AND without the heading, a band naming no approving is no answer
     assert not can_answer(question, "From £100,000 to £499,999: the Director.")
+    # AND a lead-in naming it does as the heading does
+    lead_in = "Contracts are signed as follows:"
+    assert can_answer(question, "from £100,000 to £499,999: the Director;", None, lead_in)
 
 
 @pytest.mark.parametrize(

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from certiq.answering.actions import (
+    action_asked,
+    does_the_action,
+)
 from certiq.answering.answer_types import (
     about_another,
-    action_asked,
     answers_when,
     answers_where,
     asks_for_amount,
@@ -14,7 +17,6 @@ from certiq.answering.answer_types import (
     can_answer,
     coordinated_terms,
     defined_term,
-    does_the_action,
     kind_asked,
     names_someone,
 )
@@ -71,6 +73,7 @@ from certiq.text import content_terms
         # how often asks for a frequency: a duration, or "each" and "every" of things, is not one
         ("How often is the policy reviewed?", "It is reviewed every 12 months.", True),
         ("How often must lone workers check in?", "They check in every two hours.", True),
+        ("How often is the suite deep cleaned?", "At the end of every operating day.", True),
         # asked when it is next reviewed, a date answers, not what else is reviewed
         ("When is the procedure next due for review?", "It is next reviewed in May 2026.", True),
         ("When is the procedure next due for review?", "Access is reviewed by owners.", False),
@@ -120,6 +123,10 @@ from certiq.text import content_terms
         ("What number do I ring after a crash?", "Report it on 0800 612 4470.", True),
         ("HR email address for leave questions?", "Adopters must tell HR within 7 days.", False),
         ("HR email address for leave questions?", "Write to people@example.org.", True),
+        # the e-mail for someone is their address; e-mail as a service is no contact asked for
+        ("What's the email for the Research Data Service?", "It answers in 10 days.", False),
+        ("What's the email for the Research Data Service?", "Write to rdm@example.org.", True),
+        ("Which services need MFA besides email?", "MFA is required for the VPN.", True),
         # a number of things is no phone number, nor is an address collected one asked for
         ("What is the number of days allowed?", "Up to 10 days are allowed.", True),
         ("What email address do you collect?", "We collect your name.", True),
@@ -162,6 +169,11 @@ from certiq.text import content_terms
         # "what time" asks for a time of day
         ("What time do deletion jobs start?", "Deletion jobs start at 02:00 UTC.", True),
         ("What time do deletion jobs start?", "Deletion jobs run every night.", False),
+        # opening hours are when a place is open, not any number of hours
+        ("What are their opening hours?", "Parties check in every 24 hours.", False),
+        ("What are their opening hours?", "The desk is open 9am to 5pm.", True),
+        ("What are the office hours of HR?", "HR is staffed Monday to Friday.", True),
+        ("Is travel outside working hours paid?", "Travel time is paid at the usual rate.", True),
         # "for what time period" asks how long, in any words that state a duration
         ("For what time period is my data kept?", "We keep it as long as necessary.", True),
         ("For what time period is my data kept?", "We may store it indefinitely.", True),
@@ -308,6 +320,9 @@ def test_a_which_question_names_the_kind_of_thing_it_asks_for(
         ("A lost device must be reported to the IT service desk within 1 hour.", True),
         ("The following retention periods apply unless a legal hold is in place.", False),
         ("Backups are encrypted at rest.", False),
+        # "individual" is someone as a noun, not before the things it counts one by one
+        ("An individual may ask for a copy of their data.", True),
+        ("Approval limits apply to the whole contract value, not to individual invoices.", False),
     ],
 )
 def test_a_sentence_names_someone_by_a_role_a_party_or_a_capitalised_name(
@@ -385,6 +400,11 @@ def test_a_sentence_about_another_of_the_thing_asked_about(
 def test_only_a_capitalised_word_names_another_when_names_only() -> None:
     leeds = "CCTV footage from the Leeds office is overwritten after 30 days."
     assert about_another("Who runs the Manchester office?", leeds, names_only=True)
+    # a list is no modification: in "Dental nurses, hygienists and therapists" nurses are no
+    # kind of hygienist
+    listed = "Dental nurses, hygienists and therapists are issued with five tunics."
+    assert not about_another("tunics does a new hygienist get", listed)
+    assert about_another("tunics does a new hygienist get", "Dental hygienists get two.")
     assert not about_another("Who runs the main office?", leeds, names_only=True)
     assert about_another("Who runs the main office?", leeds)
     # a capitalised subject before its verb is no name of a kind of thing
@@ -438,6 +458,10 @@ def test_a_where_question_is_answered_by_a_sentence_stating_a_place() -> None:
         # after the case it is asked of: a dash, or a clause of condition
         ("I forgot a claim from May - who can approve it now?", "approv"),
         ("If the CEO is away, who signs off a statement?", "sign"),
+        # or a comma; and after "has to", "needs to", "is allowed to"
+        ("I want 40 days of consultancy this year, who has to agree?", "agre"),
+        ("Who needs to sign the form?", "sign"),
+        ("Who is allowed to approve refunds?", "approv"),
     ],
 )
 def test_a_who_question_asks_the_doer_of_an_action(question: str, action: str | None) -> None:
@@ -565,6 +589,21 @@ def test_a_word_beginning_as_an_action_does_is_not_doing_it() -> None:
     assert not does_the_action("sign", purpose)
     assert not does_the_action("inform", "Information is kept for 13 months.")
     assert does_the_action("sign", "Changes are authorised by the CISO.")
+
+
+@pytest.mark.parametrize(
+    ("action", "sentence"),
+    [
+        # its words as written: "agreement" is a contract to the stemmer, and agreeing here
+        ("agre", "More than 30 days a year needs the agreement of the Provost."),
+        # and actions policies write in other words
+        ("okay", "Hospitality must be approved by your Head of Service."),
+        ("deal", "Complaints about a Practice Manager are handled by the Regional Manager."),
+        ("log", "The supervisor records the accident in SafeHub."),
+    ],
+)
+def test_an_action_is_named_in_the_words_policies_write_for_it(action: str, sentence: str) -> None:
+    assert does_the_action(action, sentence)
 
 
 def test_things_asked_about_together_are_read_as_alternatives() -> None:

@@ -1306,3 +1306,22 @@ def test_asked_whether_someone_may_do_something_who_would_do_it_is_not_what_is_d
     evidence = scored(("Company systems are monitored, in line with the employee notice.", 0.7))
     # WHEN the offline answerer drafts THEN it abstains
     assert ExtractiveAnswerer(AnswerSettings()).select(question, evidence) == []
+
+
+def test_asked_how_many_a_count_of_the_thing_answers_with_less_of_the_question() -> None:
+    # GIVEN how many tunics a new hygienist gets, and the rule issuing tunics to hygienists among
+    # others (it holds two of the question's four terms: "new" and "get" it words otherwise)
+    question = "how many tunics does a new hygienist get"
+    rule = make_chunk(
+        "Dental nurses, hygienists and therapists are issued with five tunics and three pairs "
+        "of trousers. Line managers complete the new starter training within 30 days",
+        doc_id="uniform",
+    )
+    spans = [
+        span.model_copy(update={"similarity": 0.6})
+        for span in select_spans(question, [SearchHit(chunk=rule, score=1.0)], max_spans=5)
+    ]
+    # WHEN the offline answerer drafts
+    draft = ExtractiveAnswerer(AnswerSettings()).select(question, spans)
+    # THEN it shows the count of tunics, not a count of days
+    assert [sentence.text for sentence in draft] == [rule.sentences[0].text]

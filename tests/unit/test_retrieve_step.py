@@ -164,3 +164,19 @@ def test_asked_what_a_document_is_about_its_opening_is_evidence_though_not_found
     # THEN the document's opening is evidence, beside what the search found
     texts = {span.text for span in result.evidence}
     assert "We explain here how we use the data you give us." in texts
+
+
+def test_a_short_form_is_searched_written_out(tmp_path: Path) -> None:
+    # GIVEN a rule naming occupational health, a sentence writing "occ" otherwise, and a question
+    # typing "occ health"
+    deps = deps_with(tmp_path, embedder=None, mode="bm25")
+    rule = "Injuries are reported to occupational health"
+    other = "Occ codes are printed on health badges"
+    deps.index.index([make_chunk(f"{rule}. {other}", doc_id="ipc", tenant=TENANT)])
+    question = "who do i ring in occ health"
+    # WHEN evidence is retrieved
+    result = STEPS["retrieve"](receive(question, deps), deps)
+    # THEN the rule comes first, found by the words written out, and the question is recorded
+    # as asked
+    assert result.evidence[0].text == rule
+    assert result.search is not None and result.search.query == question

@@ -61,6 +61,7 @@ def test_a_word_near_two_evidence_words_of_different_stems_stays() -> None:
         ("Can my byod phone get e-mail?", "Can my bring your own device phone get e-mail?"),
         # a short form is the word it is short for
         ("whats mat pay", "whats maternity pay"),
+        ("whats the number for occ health", "whats the number for occupational health"),
         # a word written in capitals stands for nothing: "OK" is no "office keys"
         ("Is it OK to copy them?", "Is it OK to copy them?"),
     ],

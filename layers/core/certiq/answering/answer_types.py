@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable
 from typing import Final
 
+from certiq.answering.actions import action_asked, does_the_action
 from certiq.answering.amounts import bands_stated, holds_an_amount_asked, names_what_is_paid_for
 from certiq.answering.instructions import states_an_obligation
 from certiq.answering.stated import (
@@ -84,6 +84,20 @@ _DATE: Final = re.compile(
 # "What time ...?" asks for a time of day: "every night" is how often, not when.
 # Not "what time period", "what time frame": a duration.
 _TIME_OF_DAY: Final = re.compile(r"\bwhat time\b(?!\s*(?:period|frame|limit|span))", re.I)
+# "What are their opening hours?" asks when a place is open: "checks in with them every 24
+# hours" says nothing of it, "9am to 5pm, Monday to Friday" does.
+_OPENING_HOURS: Final = re.compile(
+    r"\bopening\s+(?:hours|times)\b|\bwhat hours\b"
+    # not "Is travel outside working hours paid?"
+    r"|\bwhat\s+(?:are|is)\s+(?:the\s+|their\s+|its\s+|your\s+)?"
+    r"(?:office|business|working)\s+hours\b",
+    re.IGNORECASE,
+)
+_WHEN_OPEN: Final = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\bweek(?:day|end)s?\b"
+    r"|\b24\s+hours\s+a\s+day\b|\b24/7\b|\bround the clock\b",
+    re.IGNORECASE,
+)
 
 # "How often ...?" asks for a frequency: "within 30 days" states a duration, not how often.
 _FREQUENCY: Final = re.compile(r"\bhow (?:often|frequently)\b", re.IGNORECASE)
@@ -157,44 +171,6 @@ AGENT_WORDS: Final = frozenset(
     """.split()
 )
 _ASKS_WHO: Final = re.compile(r"\b(?:who|whom|whose)\b", re.IGNORECASE)
-# "Who must approve ...", "Who audits ...", "Who is notified ...": the action a question opening
-# with "who" asks the doer of ("... third parties, who gets my data?" asks for names), after
-# modals and "do"; after "is" or "are" only a passive participle, as "who is responsible" and
-# "who is the owner" ask for a role, not an action.
-# An adverb before a verb ("Who must promptly report ...?"), not a verb in -ly: "apply",
-# "comply", "reply", "rely", "supply" are what is done.
-ADVERB: Final = r"(?:(?!(?:apply|comply|imply|multiply|reply|rely|supply)\b)\w+ly\s+)?"
-# A question may open with its case, then ask who, after a dash or a clause of condition or
-# time: "I forgot a claim from four months ago - who can approve it now?", "If the CEO is on
-# leave, who signs off the statement?".
-_LEAD_IN: Final = r"(?:[^?]*?\s[-\u2013\u2014]\s+|(?:if|when|whenever|once|while)\b[^?,;]*,\s*)?"
-WHO_ACTS: Final = re.compile(
-    rf"^\W*{_LEAD_IN}who\s+(?:(?:must|should|can|could|may|might|will|would|shall|does|do|did)\s+)?"
-    rf"(?:(?:is|are|was|were|be)\s+)?{ADVERB}([a-z]+)\b",
-    re.IGNORECASE,
-)
-_PASSIVE: Final = re.compile(r"(?:ed|en)$")
-# An action's stem and its noun's share this many letters: approv-e / approv-al, notif-y /
-# notif-ication, audit / audit-or.
-_ACTION_PREFIX: Final = 5
-# Actions policies state in other words, by the first letters of each: who may talk to
-# journalists is answered by who may speak to the press.
-_ALIKE_ACTIONS: Final = tuple(
-    frozenset(group.split())
-    for group in (
-        "talk speak spoke comme commu",
-        "appro autho sign",
-        "see view acces read",
-        "decid decis deter",
-        "tell told infor notif repor",
-        "recei get obtai shar disclo",
-        "handl manag respo run lead head",
-        # A stem shorter than the prefix is its own key: "writes" is "writ".
-        "writ draft",
-        # Setting an account up is opening or creating one.
-        "set open creat",
-    )
-)
 _NAME: Final = re.compile(r"(?<=\s)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
 # An address to write to is someone to contact: "Questions about this policy can be sent to
 # privacy@northwind.example." answers "Who do I contact with privacy questions?".
@@ -264,6 +240,9 @@ _STOPWORD_STEMS: Final = frozenset(stem(word) for word in STOPWORDS)
 _SUBJECT_PRONOUNS: Final = frozenset("i we you they he she".split())
 
 
+_PHRASE_BREAK: Final = re.compile(r"[,;:()]")
+
+
 def about_another(
     asked: str,
     sentence: str,
@@ -286,8 +265,11 @@ def about_another(
     sentence_words = [stem(word) for word in words(sentence)]
     present = {*sentence_words, *content_terms(sentence)}  # "full-disk": full, disk
     before: dict[str, set[str]] = {}
-    for previous, word in itertools.pairwise(sentence_words):
-        before.setdefault(word, set()).add(previous)
+    # within a phrase: in "Dental nurses, hygienists and therapists" nurses are no kind of
+    # hygienist
+    for phrase in _PHRASE_BREAK.split(sentence):
+        for previous, word in itertools.pairwise(stem(word) for word in words(phrase)):
+            before.setdefault(word, set()).add(previous)
     for index, (modifier, noun) in enumerate(itertools.pairwise(question_words)):
         if tokens[index][0].isupper():
             # A name modifies a noun after a determiner ("the Manchester office"), an acronym
@@ -409,55 +391,33 @@ def counted_kind(question: str) -> str | None:
     return stem(match.group(1).lower())
 
 
+def states_a_count_of(kind: str, sentence: str) -> bool:
+    """The sentence states a number of the (stemmed) kind of thing: "five tunics", "3 spare
+    tunics"; not of time, which any sentence with a deadline states ("within 30 days")."""
+    return kind not in _TIME_UNITS and any(
+        stem(noun.lower()) == kind for pair in _COUNT_OF.findall(sentence) for noun in pair
+    )
+
+
+_COUNT_OF: Final = re.compile(rf"\b(?:\d+|{NUMBER_WORDS})\s+([a-z-]+)(?:\s+([a-z]+))?", re.I)
+
+
 def asks_who(question: str) -> bool:
     return _ASKS_WHO.search(question) is not None
-
-
-def action_asked(question: str) -> str | None:
-    """The stem of what a "who" question asks the doer of ("Who must approve ...?": approv; "Who
-    is responsible for checking ...?": check), or None: not such a question, or asks a role."""
-    found = WHO_ACTS.search(question)
-    if found is None:
-        return None
-    verb = found.group(1)
-    duty = _RESPONSIBLE_FOR.match(question[found.start(1) :])
-    if duty is not None:  # "Who is responsible for checking the defibrillators?": checking
-        verb = duty.group(1)
-    passive = re.search(rf"\b(?:is|are|was|were|be)\s+{ADVERB}$", question[: found.start(1)])
-    if passive and not _PASSIVE.search(verb.lower()) and duty is None:
-        return None
-    terms = content_terms(verb)
-    return terms[0] if terms else None
-
-
-_RESPONSIBLE_FOR: Final = re.compile(r"(?:responsible|accountable)\s+for\s+([a-z]+ing)\b", re.I)
-
-
-def does_the_action(action: str, sentence: str) -> bool:
-    """The sentence names the action, as a verb or its noun (approves, approval, approver), or
-    one of the actions policies write for it (speak for talk, authorise for approve)."""
-    return names_the_action(action, content_terms(sentence))
-
-
-def names_the_action(action: str, terms: Iterable[str]) -> bool:
-    """The terms name the action, as does_the_action reads a sentence."""
-    prefix = action[:_ACTION_PREFIX]
-    prefixes = tuple({prefix}.union(*(group for group in _ALIKE_ACTIONS if prefix in group)))
-    return any(term.startswith(prefixes) and term not in _NOT_ACTIONS for term in terms)
-
-
-# Words that begin as an action does but name no doing of it: an authority authorises
-# nothing by being named ("... notify customers and regulators" is no sign-off), nor does
-# information inform.
-_NOT_ACTIONS: Final = frozenset(content_terms("authority information significant"))
 
 
 def names_someone(sentence: str) -> bool:
     """The sentence holds a role or party word, a capitalised name after its first word, or an
     e-mail address."""
-    return bool(AGENT_WORDS & {stem(word) for word in words(sentence)}) or bool(
-        _NAME.search(sentence) or _EMAIL.search(sentence)
-    )
+    agents = AGENT_WORDS & {stem(word) for word in words(sentence)}
+    if agents == {_INDIVIDUAL} and _INDIVIDUAL_THINGS.search(sentence):
+        agents = frozenset()
+    return bool(agents) or bool(_NAME.search(sentence) or _EMAIL.search(sentence))
+
+
+# "individual" before a plural names things, not someone: "individual invoices".
+_INDIVIDUAL: Final = stem("individual")
+_INDIVIDUAL_THINGS: Final = re.compile(r"\bindividual\s+[a-z]+s\b", re.IGNORECASE)
 
 
 def states_a_quantity(text: str) -> bool:
@@ -551,17 +511,20 @@ _VALUES: Final = frozenset(
 )
 
 
-def can_answer(question: str, sentence: str, heading: str | None = None) -> bool:
+def can_answer(
+    question: str, sentence: str, heading: str | None = None, lead_in: str | None = None
+) -> bool:
     """False when the question asks for an amount, a duration or a frequency that the sentence
     does not state in any form (how often: "every 12 months", "twice a year", "annually"), for
     a date or a time of day and the sentence states none, for a count of things ("how many
     employees") the sentence does not name, or for a kind of thing ("which provider", "who is
     the CEO") the sentence does not name, or when the sentence names another of the thing the
     question names by name ("about_another"), or for who does something ("who must approve")
-    and the sentence does not name the doing (``heading``, its section's, names it for a band
-    of money listed under it); or when it states only bands of money that do not hold the
-    amount asked of, gives no phone number, address or website asked for, or names no thing
-    asked whether there is; True otherwise (nothing is known against it)."""
+    and the sentence does not name the doing (``heading``, its section's, or ``lead_in``, what
+    the sentence continues, names it for a band of money listed under it); or when it states
+    only bands of money that do not hold the amount asked of, gives no phone number, address or
+    website asked for, or names no thing asked whether there is; True otherwise (nothing is
+    known against it)."""
     said_about = _SAYS_ABOUT.search(question)
     if said_about and set(content_terms(said_about.group(1) or said_about.group(2))).isdisjoint(
         content_terms(sentence)
@@ -574,7 +537,8 @@ def can_answer(question: str, sentence: str, heading: str | None = None) -> bool
     contact = contact_asked(question)
     if contact is not None:
         return contact.search(sentence) is not None
-    kind = kind_asked(question)
+    # "What are the office hours?" asks when, not for a kind of hour
+    kind = None if _OPENING_HOURS.search(question) else kind_asked(question)
     if kind is not None and (
         not names_kind(kind, sentence) or about_another(question, sentence, kind=kind)
     ):
@@ -586,12 +550,16 @@ def can_answer(question: str, sentence: str, heading: str | None = None) -> bool
         return False
     action = action_asked(question)
     # Asked who approves access, a sentence naming people but no approving is no answer; but
-    # a band under a heading naming it does it ("From £100,000 to £499,999: the Director ..."
-    # under "4. Approval of Spend").
+    # a band under a heading or lead-in naming it does it ("From £100,000 to £499,999: the
+    # Director ..." under "4. Approval of Spend"; "above £1,000: the Clinical Director ..."
+    # after "Where a refund is agreed, it is approved as follows:").
     if (
         action is not None
         and not does_the_action(action, sentence)
-        and not (heading and bands_stated(sentence) and does_the_action(action, heading))
+        and not (
+            bands_stated(sentence)
+            and any(does_the_action(action, context) for context in (heading, lead_in) if context)
+        )
     ):
         return False
 
@@ -628,6 +596,8 @@ def can_answer(question: str, sentence: str, heading: str | None = None) -> bool
         return _states_the_money(money, sentence) and not rest.isdisjoint(content_terms(sentence))
     if _DATE.search(question):
         return DATE_WORDS.search(sentence) is not None
+    if _OPENING_HOURS.search(question):
+        return CLOCK.search(sentence) is not None or _WHEN_OPEN.search(sentence) is not None
     if _TIME_OF_DAY.search(question):
         return CLOCK.search(sentence) is not None
     if _FREQUENCY.search(question):

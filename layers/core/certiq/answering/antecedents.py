@@ -2,7 +2,11 @@
 after "Mental health first aiders are volunteers ..." is about mental health first aiders, and
 answers whether they get the allowance. The words are read with the sentence when judging what
 it is about; what is shown and quoted is the sentence alone. "It" may be the document too:
-"Either party may terminate it ..." in supplier-agreement.pdf terminates the agreement."""
+"Either party may terminate it ..." in supplier-agreement.pdf terminates the agreement.
+
+A list item continues the sentence that leads into it: "above £1,000: the Clinical Director
+together with the Finance Director." after "Where a refund is agreed, it is approved as
+follows:" says who approves a refund."""
 
 from __future__ import annotations
 
@@ -35,11 +39,20 @@ _SUBORDINATE: Final = re.compile(
     re.IGNORECASE,
 )
 _LONGEST_SUBJECT: Final = 8  # words
+# A list item opens in lower case ("up to £250: the Practice Manager;"); its lead-in ends with
+# a colon. Lists longer than this are read without one: a lead-in far above is another topic.
+_LIST_ITEM: Final = re.compile(r"^\W*[a-z£$€\d]")
+_LONGEST_LIST: Final = 12  # items
+_LONGEST_LEAD_IN: Final = 30  # words
 
 
 def antecedent(sentences: Sequence[Sentence], index: int) -> str | None:
-    """The subject of the sentence before ``index``, in the same section, when sentence
-    ``index`` opens with a pronoun standing for it; None otherwise."""
+    """What sentence ``index`` continues, in the same section: the subject of the sentence
+    before when it opens with a pronoun standing for it, or the lead-in of the list it is an
+    item of; None otherwise."""
+    lead_in = _lead_in(sentences, index)
+    if lead_in is not None:
+        return lead_in
     if index <= 0 or not _OPENING_PRONOUN.match(sentences[index].text):
         return None
     previous = sentences[index - 1]
@@ -52,6 +65,23 @@ def antecedent(sentences: Sequence[Sentence], index: int) -> str | None:
     if word_count(subject) > _LONGEST_SUBJECT or not content_terms(subject):
         return None
     return subject
+
+
+def _lead_in(sentences: Sequence[Sentence], index: int) -> str | None:
+    """The sentence ending in a colon that the list item ``index`` follows, over the items
+    before it."""
+    if not _LIST_ITEM.match(sentences[index].text):
+        return None
+    section = sentences[index].section
+    for before in range(index - 1, max(index - 1 - _LONGEST_LIST, -1), -1):
+        text = sentences[before].text.strip()
+        if sentences[before].section != section:
+            return None
+        if text.endswith(":"):
+            return text if word_count(text) <= _LONGEST_LEAD_IN else None
+        if not _LIST_ITEM.match(text):
+            return None
+    return None
 
 
 def standing_for(span: EvidenceSpan) -> set[str]:

@@ -11,23 +11,34 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from certiq.answering.actions import (
+    action_asked,
+    names_the_action,
+    with_the_action,
+)
 from certiq.answering.amounts import terms_with_amounts
 from certiq.answering.answer_types import (
     about_another,
-    action_asked,
     answers_when,
     answers_where,
     asks_for_a_quantity,
-    asks_what_it_is,
     asks_who,
     can_answer,
     coordinated_terms,
+    counted_kind,
     defined_term,
     names_someone,
-    names_the_action,
+    states_a_count_of,
     states_a_quantity,
 )
 from certiq.answering.antecedents import its_document, standing_for
+from certiq.answering.fields import (
+    asks_about_label,
+    definition_answering,
+    field_answering,
+    held_terms,
+    not_another_field,
+)
 from certiq.answering.instructions import (
     asks_what_to_do,
     states_an_obligation,
@@ -68,7 +79,6 @@ from certiq.text import (
     content_terms,
     file_name_terms,
     heading_terms,
-    section_terms,
     stem,
     words,
     written_words,
@@ -151,7 +161,7 @@ class ExtractiveAnswerer:
         # A header field states what its label names: "Version 1.4." answers "What version of
         # the acceptable use policy is current?" though a line that short is far from any
         # question in MiniLM's space (cosine 0.23).
-        if any(_asks_about(label, query) for label in field_labels(span.text)):
+        if any(asks_about_label(label, query) for label in field_labels(span.text)):
             return True
         # A line defining what is asked about ("SEV2: suspected breach, ..." for "What is a
         # SEV2 incident?") is as far from a question in MiniLM's space as a field.
@@ -159,7 +169,7 @@ class ExtractiveAnswerer:
         if term and set(content_terms(term)) <= query:
             return True
         # A sentence about the document itself ("It covers every system ...", "This policy
-        # applies ...") is read with its file name's words, as _held reads every sentence.
+        # applies ...") is read with its file name's words, as held_terms reads every sentence.
         if _ABOUT_THE_DOCUMENT.match(span.text):
             terms = terms | file_name_terms(span.file_name)
         # Half of them are enough when its file name holds the rest: in supplier-agreement.pdf,
@@ -178,21 +188,27 @@ class ExtractiveAnswerer:
         held: set[str],
         query: set[str],
         alternatives: set[str],
+        counted: str | None,
     ) -> bool:
         """Asked for a quantity, the sentence is about what is asked: more than half of its
-        terms, nothing another of its kind ("How long are visitor logs kept?" is not answered by
-        how long application logs are), and a term beyond the document's name, which says what
-        it is about, not what is done with it ("How often is the acceptable use policy
-        reviewed?" is not answered, in acceptable-use-policy.pdf, by how often employees
-        confirm they have read it). Asked a quantity of the document itself, the sentence speaks
-        of it: "How long is the supplier agreement?" is answered by "This agreement runs for 3
-        years.", not by how long the supplier has to delete data after it ends. Of things asked
-        about together, one stands for all: "Which is longer, invoices or backups?" is answered
-        by each one's period."""
+        terms (or a count of the thing ``counted`` and another of them), nothing another of its
+        kind ("How long are visitor logs kept?" is not answered by how long application logs
+        are), and a term beyond the document's name, which says what it is about, not what is
+        done with it ("How often is the acceptable use policy reviewed?" is not answered, in
+        acceptable-use-policy.pdf, by how often employees confirm they have read it). Asked a
+        quantity of the document itself, the sentence speaks of it: "How long is the supplier
+        agreement?" is answered by "This agreement runs for 3 years.", not by how long the
+        supplier has to delete data after it ends. Of things asked about together, one stands
+        for all: "Which is longer, invoices or backups?" is answered by each one's period."""
         if held & alternatives:
             held = held | alternatives
         core = set(content_terms(condition_aside(asked))) & query or query  # "when I'm out"
-        if len(held & core) / len(core) <= QUANTITY_OVERLAP or about_another(
+        # A count of the thing counted, with more of the question, is about it: "are issued
+        # with five tunics" for how many tunics a new hygienist gets.
+        counts_it = (
+            counted in held and len(held & core) > 1 and states_a_count_of(counted, span.text)
+        )
+        if (len(held & core) / len(core) <= QUANTITY_OVERLAP and not counts_it) or about_another(
             asked, span.text, alternatives=frozenset(alternatives)
         ):
             return False
@@ -241,19 +257,26 @@ class ExtractiveAnswerer:
         activity = activity_asked(question)
         other_documents = _other_documents(question, evidence)
         method = method_asked(question)
-        # Each sentence with its content terms, computed once. Asked how to do something, a
-        # sentence doing it is near enough whatever else it says: "To unsubscribe from our
-        # newsletters, click on the link ..." for "How do I opt out of the company's service?"
-        # (cosine 0.23).
+        action = action_asked(question)
+        # Each sentence with its content terms, computed once, the action asked of among them
+        # when it names it in other words ("approved" for "Who signs off ...?"). Asked how to
+        # do something, a sentence doing it is near enough whatever else it says: "To
+        # unsubscribe from our newsletters, click on the link ..." for "How do I opt out of the
+        # company's service?" (cosine 0.23).
         statements = [
             (span, terms)
             for span in evidence
             if may_answer(span)
-            and can_answer(question, span.text, span.section)
+            and can_answer(question, span.text, span.section, span.antecedent)
             and span.doc_id not in other_documents
-            and _not_another_field(span.text, query)
+            and not_another_field(span.text, query)
             and (
-                method in (terms := terms_with_amounts(question, span.text) | standing_for(span))
+                method
+                in (
+                    terms := with_the_action(
+                        action, terms_with_amounts(question, span.text) | standing_for(span)
+                    )
+                )
                 or self._close_enough(span, terms, query)
             )
         ]
@@ -264,7 +287,7 @@ class ExtractiveAnswerer:
             # incident?" is not answered by "Every incident is given a severity when it is
             # declared").
             naming = [(span, terms) for span, terms in statements if names_someone(span.text)]
-            statements = naming if naming or action_asked(question) else statements
+            statements = naming if naming or action else statements
             # Nor one doing it to something else: "The DPO ... approves exceptions" says
             # nothing of who approves access to production systems. What the sentence is
             # about is read with its document's name and its section's heading ("Owner: Head
@@ -274,7 +297,6 @@ class ExtractiveAnswerer:
             role = role_asked(question)
             if role is not None:
                 statements = [item for item in statements if identifies(role, item[0].text)]
-            action = action_asked(question)
             if action is not None:
                 # Someone doing it before the thing or the title: "... reviewed by the CISO"
                 # before "The review records ..." for who reviews the plan.
@@ -307,7 +329,7 @@ class ExtractiveAnswerer:
             # stating none holds more than half of the question's words and more than they do:
             # "Paper records containing personal data are shredded on site ..." says what to do
             # with them, "Each system owner must keep ... records ..." does not.
-            counted = [(item, len(_held(*item, query))) for item in statements]
+            counted = [(item, len(held_terms(*item, query))) for item in statements]
             obliging = [(item, n) for item, n in counted if states_an_obligation(item[0].text)]
             best = max((n for _, n in counted), default=0)
             if best <= len(query) / 2 or max((n for _, n in obliging), default=0) >= best:
@@ -340,13 +362,13 @@ class ExtractiveAnswerer:
         ranked = sorted(statements, key=lambda item: item[0].score, reverse=True)
         if not ranked or ranked[0][0].score < self._settings.min_relevance:
             return []
-        field = _field_answering(ranked, query)
+        field = field_answering(ranked, query)
         if field is not None:
             return [_drafted(field)]
         # A field that is not the answer is not part of it: "Owner: Head of IT Operations." says
         # nothing of what system owners must do.
         ranked = [item for item in ranked if not field_labels(item[0].text)] or ranked
-        definition = _definition_answering(question, ranked, query)
+        definition = definition_answering(question, ranked, query)
         if definition is not None:
             return [_drafted(definition)]
         floor = max(self._settings.min_relevance, self._settings.keep_ratio * ranked[0][0].score)
@@ -366,11 +388,12 @@ class ExtractiveAnswerer:
         # Asked for a quantity, or whether one holds ("Is it true that backups are kept for 90
         # days?"), a later sentence is about the same thing: not how long account data is kept.
         exact = quantity or states_a_quantity(question)
+        counted_thing = counted_kind(question)
         follows = False  # the first chosen tells what follows what the question asks about
         for span, terms in ranked:
             if span.score < floor and not (quantity and alternatives):
                 break
-            held = _held(span, terms, query)
+            held = held_terms(span, terms, query)
             if (len(held) / len(query) < min_overlap and span.span_id not in doers) or (
                 bool(held) and held <= everywhere
             ):
@@ -381,7 +404,7 @@ class ExtractiveAnswerer:
             if span.score < floor and not held & alternatives - covered:
                 continue
             if quantity and not self._about_the_quantity(
-                asked, span, terms, held, query, alternatives
+                asked, span, terms, held, query, alternatives, counted_thing
             ):
                 continue
             # Asked whether something may be done, the answer is about doing it: a sentence
@@ -403,7 +426,7 @@ class ExtractiveAnswerer:
             # Nor is one of another document sharing none of the first one's words of the
             # question: "Limited personal use of company devices ..." says nothing more of a
             # limit on the supplier's liability than the agreement's cap sentence says.
-            compared = held if exact else _held(span, terms, query, in_section=False)
+            compared = held if exact else held_terms(span, terms, query, in_section=False)
             if chosen and (
                 len(compared) < len(first_held)
                 or (exact and not held >= first_held)
@@ -454,7 +477,7 @@ class ExtractiveAnswerer:
         chosen.sort(
             key=lambda item: (
                 tells_what_follows(question, item[0].text),
-                len(_held(item[0], item[1], query)),
+                len(held_terms(item[0], item[1], query)),
                 answers_when(question, item[0].text),
                 answers_where(question, item[0].text),
             ),
@@ -476,8 +499,8 @@ def _a_row_answers_more_nearly(
     when the schedule's row for the CRM names its reviewer. A row's labels alone ("Retention
     period") never outweigh a sentence stating the fact ("Invoices are kept for seven years.").
     """
-    stated = {term for span, terms in chosen for term in _held(span, terms, query)}
-    most = max(len(_held(span, terms, query)) for span, terms in chosen)
+    stated = {term for span, terms in chosen for term in held_terms(span, terms, query)}
+    most = max(len(held_terms(span, terms, query)) for span, terms in chosen)
     for span in evidence:
         if not span.cells or span.addresses_assistant:
             continue
@@ -521,7 +544,7 @@ def _without_partial_answers(
     ..." under "6. Legal hold". (Asked anything, the same rule withheld 26 of PolicyQA's gold
     spans and found 1: its vague questions find them in what a narrower sentence leaves out.)"""
     held = [
-        (_held(span, terms, query), _held(span, terms, query, in_section=False))
+        (held_terms(span, terms, query), held_terms(span, terms, query, in_section=False))
         for span, terms in chosen
     ]
     return [
@@ -555,77 +578,6 @@ _NOT_ALLOWED: Final = re.compile(
     r"\b(?:not\s+(?:allowed|permitted)|prohibited|forbidden|banned)\b", re.IGNORECASE
 )
 _ALLOWED: Final = re.compile(r"\b(?:is|are)\s+(?:allowed|permitted)\b", re.IGNORECASE)
-
-
-def _held(
-    span: EvidenceSpan, terms: set[str], query: set[str], *, in_section: bool = True
-) -> set[str]:
-    """The question's terms the sentence holds, read in its document and its section: "This
-    policy is reviewed every 12 months" in data-retention-policy.pdf is about the data retention
-    policy, "System owners must confirm within 2 business days ..." under "6. Legal hold" about
-    legal holds."""
-    section = section_terms(span.section, query) if in_section else frozenset()
-    return (terms | file_name_terms(span.file_name) | section) & query
-
-
-# The words asking what something is, not what it is about.
-_ASKING_WHAT = frozenset(content_terms("count counts mean means define"))
-# A field's label is asked about in other words too: an owner is who is responsible for it.
-_LABEL_SYNONYMS = {"own": frozenset(content_terms("responsible accountable charge"))}
-
-
-def _asks_about(label: str, query: set[str]) -> bool:
-    """The question asks about what the field's label names, in its words or a synonym's."""
-    terms = set(content_terms(label))
-    asked = terms.union(*(_LABEL_SYNONYMS.get(term, ()) for term in terms))
-    return bool(asked & query)
-
-
-def _not_another_field(text: str, query: set[str]) -> bool:
-    """False for a header field whose label the question does not ask about: "Owner: Data
-    Protection Officer." is no answer to "Where is the company's data centre located?", though a
-    line that short tops any ranking on the one word it shares with the question."""
-    labels = field_labels(text)
-    return not labels or any(_asks_about(label, query) for label in labels)
-
-
-def _field_answering(
-    ranked: Sequence[tuple[EvidenceSpan, set[str]]], query: set[str]
-) -> EvidenceSpan | None:
-    """A header field whose label the question asks about ("Owner: Chief Information Security
-    Officer." for "Who owns the incident response plan?", "Version 1.4." for "What version of
-    the acceptable use policy is current?"), holding as many of the question's terms as any
-    other sentence does: the document declares the answer, and it is the whole answer. None when
-    no field does: "Who owns the incident timeline?" is about the timeline, not the plan, and
-    "What must system owners do?" about owners of systems, not of a policy ("Each system owner
-    must keep ..." holds more of it than "Owner: Head of IT Operations.")."""
-    best = max(
-        (len(_held(span, terms, query)) for span, terms in ranked if not field_labels(span.text)),
-        default=0,
-    )
-    for span, terms in ranked:
-        if not any(_asks_about(label, query) for label in field_labels(span.text)):
-            continue
-        if len(_held(span, terms, query)) >= best:
-            return span
-    return None
-
-
-def _definition_answering(
-    question: str, ranked: Sequence[tuple[EvidenceSpan, set[str]]], query: set[str]
-) -> EvidenceSpan | None:
-    """Asked what something is, the line defining it ("SEV1: confirmed breach of customer data,
-    ..." for "What counts as a SEV1 incident?"), when it holds every term of the question: it
-    is the whole answer, where sentences that merely mention SEV1 score as high. None when no
-    line defines what is asked."""
-    if not asks_what_it_is(question):
-        return None
-    asked = query - _ASKING_WHAT
-    for span, terms in ranked:
-        term = defined_term(span.text)
-        if term and set(content_terms(term)) <= asked <= _held(span, terms, query):
-            return span
-    return None
 
 
 def _drafted(span: EvidenceSpan) -> DraftSentence:

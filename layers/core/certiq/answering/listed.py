@@ -116,12 +116,18 @@ def names_an_absent_document(question: str, evidence: Sequence[EvidenceSpan]) ->
     )
 
 
+_LIST_GOES_ON: Final = re.compile(r"[;,]\s*(?:and|or)?\s*$")
+
+
 def may_answer(span: EvidenceSpan) -> bool:
     """A statement that may be given as an answer: not a title, heading or running header, not
     a pointer elsewhere, not a sentence addressing an AI assistant, not a table's row (shown as
     reading, never stated)."""
+    # A list item continuing its lead-in may end as the list goes on: "from £250.01 to £1,000:
+    # the Regional Operations Manager;" after "... it is approved as follows:".
+    text = _LIST_GOES_ON.sub(".", span.text) if span.antecedent else span.text
     return (
-        is_statement(span.text)
+        is_statement(text)
         and not _STATES_NOTHING.search(span.text)
         and not span.addresses_assistant
         and span.cells is None

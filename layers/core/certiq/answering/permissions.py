@@ -10,7 +10,10 @@ import re
 from collections.abc import Set as AbstractSet
 from typing import Final
 
-from certiq.answering.answer_types import ADVERB, names_the_action
+from certiq.answering.actions import (
+    ADVERB,
+    names_the_action,
+)
 from certiq.text import content_terms, written_words
 
 # A yes/no question asking whether something is allowed: "Is working from abroad allowed?",

@@ -9,7 +9,8 @@ word of eight letters or more): "investigaton" is "investigations", "visiter" is
 "contact" stays "contact" beside "contract": it is an English word. The words questions ask
 with ("number", "often", "minimum") are read so too, in the evidence or not.
 
-A short form is read as the word it is short for ("mat pay" is maternity pay, "hrs" hours).
+A short form is read as the word it is short for ("mat pay" is maternity pay, "occ health"
+occupational health, "hrs" hours).
 An acronym the evidence never writes is read as the one run of evidence words it stands for:
 "DSE" is "display screen equipment", "BYOD" (or "byod") "bring your own device", "PO" is
 "purchase order" ("What happens to an invoice without a PO number?" is answered by "Invoices
@@ -42,8 +43,7 @@ _ASKING_WORDS: Final = frozenset(
 def corrected(question: str, texts: Iterable[str]) -> str:
     """The question with each misspelt word or unwritten acronym replaced by the evidence's
     words (``texts``)."""
-    for short, written_out in _SHORT_FORMS:
-        question = short.sub(written_out, question)
+    question = written_out(question)
     sentences = [written_words(text) for text in texts]
     vocabulary = {word.lower() for words in sentences for word in words if word.isalpha()}
     vocabulary |= _ASKING_WORDS
@@ -55,12 +55,21 @@ def corrected(question: str, texts: Iterable[str]) -> str:
     return question
 
 
+def written_out(question: str) -> str:
+    """The question with its short forms written out ("occ health": occupational health), as
+    retrieval reads it too."""
+    for short, meant in _SHORT_FORMS:
+        question = short.sub(meant, question)
+    return question
+
+
 # Short forms people type for words policies write out: "mat pay", "24 hrs". ("max" and "min"
 # stay: questions ask with them as they are.)
 _SHORT_FORMS: Final = tuple(
     (re.compile(short, re.IGNORECASE), meant)
     for short, meant in (
         (r"\bmat\b(?=\s+(?:leave|pay))", "maternity"),
+        (r"\bocc\.?(?=\s+health\b)", "occupational"),
         (r"\bpat\b(?=\s+(?:leave|pay))", "paternity"),
         (r"\bhrs\b", "hours"),
         (r"\bmins\b", "minutes"),

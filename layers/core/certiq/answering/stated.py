@@ -50,10 +50,10 @@ CLOCK: Final = re.compile(
 )
 
 FREQUENCY_WORDS: Final = re.compile(
-    # "every 2 hours" and "every two hours" alike
-    rf"\b(?:(?:every|each|per)\s+(?:(?:\d+|{NUMBER_WORDS})\s+|other\s+|few\s+|business\s+|"
-    r"calendar\s+)?"
-    r"(?:day|night|week|month|quarter|year|hour|minute|annum|cycle|release|sprint)s?|"
+    # "every 2 hours" and "every two hours" alike, and "every operating day"
+    rf"\b(?:(?:every|each|per)\s+(?:(?:\d+|{NUMBER_WORDS})\s+|other\s+|few\s+|[a-z]+\s+)?"
+    r"(?:day|night|week|month|quarter|year|hour|minute|annum|cycle|release|sprint|shift|"
+    r"session)s?|"
     r"once|twice|thrice|times|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|"
     r"annually|biannually|hourly|regularly|periodically|occasionally|continuously|constantly|"
     r"from time to time)\b",
@@ -72,14 +72,16 @@ AN_AMOUNT_OF_TIME: Final = re.compile(
 # answer: "... the independent hotline run by SafeCall ..." gives no number to call. The thing
 # asked for, not what does something: "What information does the website collect?" asks for
 # information. A question may be the thing alone ("HR email address for leave questions?"),
-# and a number to ring is a phone number ("What number do I ring after a crash?").
+# and a number to ring is a phone number ("What number do I ring after a crash?"), as the
+# e-mail for someone is their address.
 _ASKED_FOR: Final = r"(?=\s*(?:[?.!]|$|for\b|of\b|to\b|at\b|on\b))"
 _CONTACT_ASKED: Final = re.compile(
     r"^\W*(?:(?:what|what's|whats|which|where|give|tell)\b[^?]*?\b|(?:[\w'-]+\s+){0,3}?)"
     rf"(?:(?P<phone>(?:phone|telephone|contact|fax|mobile)\s+(?:number|no\.?)\b{_ASKED_FOR}"
     r"|number\b(?=\s+(?:for|to\s+(?:ring|call|phone|dial)|(?:do|should|can|must)\s+(?:i|we|you)\s+"
     r"(?:ring|call|phone|dial))\b|\s*[?.!]*\s*$))"
-    rf"|(?P<email>e-?mail\s+address)\b{_ASKED_FOR}"
+    r"|(?P<email>e-?mail\s+address|(?:(?<=the\s)|(?<=their\s)|(?<=your\s)|(?<=its\s))e-?mail)"
+    rf"\b{_ASKED_FOR}"
     rf"|(?P<website>website|web\s?site|web\s+address|url|web\s?page)\b{_ASKED_FOR})",
     re.IGNORECASE,
 )

@@ -8,11 +8,13 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
+from certiq.answering.actions import (
+    names_the_action,
+)
 from certiq.answering.answer_types import (
     AMOUNT_ASKED,
     DURATION_ASKED,
     QUANTITY_NOUNS,
-    names_the_action,
 )
 from certiq.text import content_terms
 

@@ -19,13 +19,15 @@ import re
 from collections.abc import Set as AbstractSet
 from typing import Final
 
-from certiq.answering.answer_types import (
-    AGENT_WORDS,
+from certiq.answering.actions import (
     WHO_ACTS,
     action_asked,
+    names_the_action,
+)
+from certiq.answering.answer_types import (
+    AGENT_WORDS,
     asks_who,
     names_someone,
-    names_the_action,
 )
 from certiq.text import content_terms, stem, written_words
 from certiq.trust.claims import field_labels

@@ -40,8 +40,14 @@ import numpy as np
 from numpy.typing import NDArray
 from rank_bm25 import BM25Okapi  # type: ignore[import-untyped]
 
+from certiq.answering.actions import (
+    action_asked,
+    does_the_action,
+)
 from certiq.answering.amounts import amounts_named, holds_an_amount_asked
-from certiq.answering.answer_types import action_asked, does_the_action, names_someone
+from certiq.answering.answer_types import (
+    names_someone,
+)
 from certiq.answering.antecedents import antecedent
 from certiq.answering.sections import (
     choose_document,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from certiq.answering.parts import read_parts
 from certiq.answering.sections import document_openings
+from certiq.answering.spelling import written_out
 from certiq.deps import Deps
 from certiq.models import EvidenceSpan, QuestionState, QuestionStatus, SearchMetadata
 from certiq.retrieval.conversation import (
@@ -33,11 +34,13 @@ def retrieve(state: QuestionState, deps: Deps) -> QuestionState:
     settings = deps.settings.retrieval
     mode = state.retrieval_mode or settings.mode
     rewrite = _rewrite(state, deps)
+    # Searched with its short forms written out: "occ health" is occupational health.
+    query = written_out(rewrite.query)
     result = hybrid_search(
         deps.index,
         deps.embedder,
         state.tenant,
-        rewrite.query,
+        query,
         settings.top_k,
         mode,
         settings,
@@ -50,14 +53,14 @@ def retrieve(state: QuestionState, deps: Deps) -> QuestionState:
         )
         hits, carried = merge_hits(hits, chunks)
     # Asked what a document is for, its start is searched too: it says what it is there.
-    openings = document_openings(rewrite.query, hits)
+    openings = document_openings(query, hits)
     if openings:
         hits, _ = merge_hits(hits, list(deps.index.get_chunks(state.tenant, openings).values()))
     # A question in parts ("How long are invoices kept and who owns the retention policy?")
     # gets each part's best sentences: chosen for the whole, the owner's sentences lost every
     # place to the invoices'.
     chosen: dict[str, EvidenceSpan] = {}
-    for part in read_parts(rewrite.query):
+    for part in read_parts(query):
         for span in select_spans(
             part,
             hits,
