@@ -62,6 +62,11 @@ def test_a_word_near_two_evidence_words_of_different_stems_stays() -> None:
         # a short form is the word it is short for
         ("whats mat pay", "whats maternity pay"),
         ("whats the number for occ health", "whats the number for occupational health"),
+        # a clipped word is the one evidence word it begins
+        ("how long are ortho models kept", "how long are orthodontic models kept"),
+        # not when it begins words of two stems, nor when it is a word itself
+        ("is the admin team in", "is the admin team in"),
+        ("Is there a temp rule?", "Is there a temp rule?"),
         # a word written in capitals stands for nothing: "OK" is no "office keys"
         ("Is it OK to copy them?", "Is it OK to copy them?"),
     ],
@@ -75,6 +80,9 @@ def test_an_acronym_is_read_as_the_evidence_words_it_stands_for(question: str, r
         "Procurement or finance may ask.",
         "Office keys are held at reception.",
         "This Bring Your Own Device policy covers phones.",
+        "Orthodontic models are kept until the patient's 25th birthday.",
+        "Administrators and the administration office hold keys.",
+        "Temperatures are logged; temporary staff may not log them.",
     )
     assert corrected(question, texts) == read
 

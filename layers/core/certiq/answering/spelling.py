@@ -10,7 +10,8 @@ word of eight letters or more): "investigaton" is "investigations", "visiter" is
 with ("number", "often", "minimum") are read so too, in the evidence or not.
 
 A short form is read as the word it is short for ("mat pay" is maternity pay, "occ health"
-occupational health, "hrs" hours).
+occupational health, "hrs" hours), and a clipped word as the one evidence word it begins
+("ortho models" are orthodontic models).
 An acronym the evidence never writes is read as the one run of evidence words it stands for:
 "DSE" is "display screen equipment", "BYOD" (or "byod") "bring your own device", "PO" is
 "purchase order" ("What happens to an invoice without a PO number?" is answered by "Invoices
@@ -33,6 +34,7 @@ _SHORTEST: Final = 5  # shorter words are too close to too many others
 # ...?" is asking permission, whatever "office keys" a document holds.
 _WORDS_IN_CAPITALS: Final = frozenset("ok okay us uk eu id go am pm tv pc".split())
 _LONG: Final = 8  # from this length two edits are allowed
+_SHORTEST_CLIPPED: Final = 4  # "uni" begins unit, union and uniform as well
 # Words a question asks with, which the evidence need not write: "whats the out of hours numbr
 # for the press office" asks for a number.
 _ASKING_WORDS: Final = frozenset(
@@ -49,7 +51,11 @@ def corrected(question: str, texts: Iterable[str]) -> str:
     vocabulary |= _ASKING_WORDS
     stems = {stem(word) for word in vocabulary}
     for word in set(written_words(question)):
-        meant = _spelt_out(word, sentences, vocabulary) or _meant(word.lower(), vocabulary, stems)
+        meant = (
+            _spelt_out(word, sentences, vocabulary)
+            or _meant(word.lower(), vocabulary, stems)
+            or _clipped(word.lower(), vocabulary)
+        )
         if meant is not None:
             question = re.sub(rf"\b{re.escape(word)}\b", meant, question)
     return question
@@ -123,6 +129,19 @@ def _meant(word: str, vocabulary: set[str], stems: set[str]) -> str | None:
     )
     stems = {stem(known) for known in near}
     return near[0] if len(stems) == 1 else None
+
+
+def _clipped(word: str, vocabulary: set[str]) -> str | None:
+    """The one evidence word (by its stem) a clipped ``word`` begins: "ortho models" are
+    orthodontic models, a "decontam assistant" a decontamination assistant."""
+    if len(word) < _SHORTEST_CLIPPED or not word.isalpha() or word in vocabulary:
+        return None
+    if word in _english():
+        return None
+    whole = sorted(
+        known for known in vocabulary if known.startswith(word) and len(known) >= len(word) + 3
+    )
+    return whole[0] if len({stem(known) for known in whole}) == 1 else None
 
 
 def _within(word: str, other: str, edits: int) -> bool:
