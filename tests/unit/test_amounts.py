@@ -63,6 +63,10 @@ def test_a_band_of_other_amounts_is_no_answer_and_one_under_the_heading_doing_it
     assert not can_answer(question, "£500,000 and above: the Cabinet Member.", heading)
     # AND without the heading, a band naming no approving is no answer
     assert not can_answer(question, "From £100,000 to £499,999: the Director.")
+    # AND asked whether an amount may be paid, a limit it passes answers: it says no
+    cash = "Cash refunds may only be given for amounts of £100 or less."
+    assert can_answer("patient wants £180 back in cash, can reception do that", cash)
+    assert not can_answer("How is a £180 cash refund paid?", cash)
     # AND a lead-in naming it does as the heading does
     lead_in = "Contracts are signed as follows:"
     assert can_answer(question, "from £100,000 to £499,999: the Director;", None, lead_in)

@@ -22,6 +22,10 @@ from certiq.text import content_terms, section_terms, stem
         ("stored", "keep"),
         # unsubscribing is opting out
         ("unsubscribe", stem("opt")),
+        # one's family are relatives, and a daughter is a child
+        ("mum", stem("relative")),
+        ("husband", stem("relatives")),
+        ("daughter", stem("child")),
         # a contract is an agreement, and it ends by termination
         ("termination", "end"),
         ("agreement", "contract"),

@@ -156,6 +156,13 @@ _IRREGULAR = {
         # Telling or informing someone is notifying them: "How quickly must the regulator be
         # told about a breach?" is answered by "... the supervisory authority is notified".
         "notify": "tell tells telling told inform informs informed informing",
+        # One's family are one's relatives: "Can I complain for my elderly mum?" is answered
+        # by "A relative or friend may complain on a patient's behalf ...", and a daughter is a
+        # child ("... decides whether the child is mature enough ...").
+        "relative": "relatives mum mums mother mothers dad dads father fathers parent parents "
+        "husband husbands wife wives spouse spouses brother brothers sister sisters family "
+        "families grandparent grandparents",
+        "child": "daughter daughters son sons kid kids",
     }.items()
     for form in forms.split()
 }

@@ -511,6 +511,15 @@ _VALUES: Final = frozenset(
 )
 
 
+# A question asking whether, at its start or after a clause: "patient wants £180 back in cash,
+# can reception do that".
+ASKS_WHETHER: Final = re.compile(
+    r"(?:^|[,;:\u2013-])\W*(?:can|could|may|might|is|are|am|do|does|did|will|would|should|must"
+    r"|shall)\s+(?!.*\b(?:who|what|which|where|when|how)\b)",
+    re.IGNORECASE,
+)
+
+
 def can_answer(
     question: str, sentence: str, heading: str | None = None, lead_in: str | None = None
 ) -> bool:
@@ -530,8 +539,10 @@ def can_answer(
         content_terms(sentence)
     ):
         return False  # asked what the plan says about ransomware, a sentence not naming it
-    if holds_an_amount_asked(question, sentence) is False:
-        return False  # "£500,000 and above: ..." says nothing of a £150,000 contract
+    if holds_an_amount_asked(question, sentence) is False and not ASKS_WHETHER.search(question):
+        # "£500,000 and above: ..." says nothing of a £150,000 contract; but asked whether
+        # £180 may be refunded in cash, "only for amounts of £100 or less" says no
+        return False
     if names_what_is_paid_for(question, sentence) is False:
         return False  # whether gym membership is paid for, a sentence not naming it
     contact = contact_asked(question)
