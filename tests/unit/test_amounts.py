@@ -95,3 +95,28 @@ def test_asked_whether_something_is_paid_for_a_sentence_must_name_it(
     # AND a sentence not naming it cannot answer
     if names_it is False:
         assert not can_answer(question, sentence)
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "holds"),
+    [
+        # a period asked of as more than another is beyond a band ending there
+        ("Who approves an embargo longer than 24 months?", "An embargo of up to 24 months.", False),
+        ("Who signs off compassionate leave longer than five days?", "Up to five days.", False),
+        # a period named is in the band beyond a shorter one, and not in one below it
+        (
+            "I want 40 days of consultancy, who agrees?",
+            "More than 30 days needs the Provost.",
+            True,
+        ),
+        ("I want 40 days of consultancy, who agrees?", "Up to 30 days needs the Head.", False),
+        # a deadline is no band
+        ("I leave in 10 days, when do I register?", "Register at least 14 days before.", None),
+        # money is read first, and a period only where no money is asked
+        ("Who approves £80 for two days?", "Up to £50 a head.", False),
+    ],
+)
+def test_a_period_asked_of_is_held_by_a_band_of_time(
+    question: str, sentence: str, holds: bool | None
+) -> None:
+    assert holds_an_amount_asked(question, sentence) is holds

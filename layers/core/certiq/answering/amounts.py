@@ -1,10 +1,14 @@
-"""Amounts of money a question names, and the bands of money a sentence states.
+"""Amounts of money, or periods of time, a question names, and the bands of them a sentence
+states.
 
 Policies state rules by bands: "Goods and services from £10,000 to £74,999: at least three
-written quotations", "£500,000 and above: the Cabinet Member for Finance". A question names an
-amount instead ("How many quotes do I need for a £30k job?"), which shares no word with the
-band holding it. A sentence whose band holds the amount asked of is about it; one stating only
-bands that do not hold it is about other amounts, and no answer.
+written quotations", "£500,000 and above: the Cabinet Member for Finance", "More than 30 days a
+year needs the agreement of the Provost". A question names an amount instead ("How many quotes
+do I need for a £30k job?", "I want to do 40 days of consultancy, who has to agree?"), which
+shares no word with the band holding it. A sentence whose band holds the amount asked of is
+about it; one stating only bands that do not hold it is about other amounts, and no answer.
+A period is a band only after words that make it one ("up to 24 months", "more than 30 days"):
+"at least six weeks before departure" is a deadline, not a band of trips.
 """
 
 from __future__ import annotations
@@ -37,6 +41,26 @@ _ABOVE: Final = re.compile(
 _OR_MORE: Final = re.compile(r"^\s*(?:or\s+more|and\s+above|or\s+above|and\s+over|\+)", re.I)
 _OR_LESS: Final = re.compile(r"^\s*(?:or\s+less|and\s+below|or\s+below|and\s+under)\b", re.I)
 _TO: Final = re.compile(r"^\s*(?:to|-|–|and)\s*$", re.IGNORECASE)
+_NUMBER_WORDS: Final = {
+    word: value
+    for value, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90}
+# "24 months", "six weeks", "30 working days": in days.
+_PERIOD: Final = re.compile(
+    rf"\b(?P<number>{_NUMBER}|{'|'.join(_NUMBER_WORDS)})\s+"
+    r"(?:working\s+|calendar\s+|business\s+)?(?P<unit>day|week|month|year)s?\b",
+    re.IGNORECASE,
+)
+_DAYS: Final = {"day": 1, "week": 7, "month": 30, "year": 365}
+# What makes a period a band: of cases ("an embargo of up to 24 months"), not a deadline.
+_PERIOD_BELOW: Final = re.compile(r"\b(?:under|less\s+than|shorter\s+than)\s*$", re.I)
+_PERIOD_AT_MOST: Final = re.compile(
+    r"\b(?:up\s+to|not\s+exceeding|no\s+more\s+than|no\s+longer\s+than)\s*$", re.I
+)
+_PERIOD_ABOVE: Final = re.compile(r"\b(?:over|more\s+than|longer\s+than|beyond)\s*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -102,13 +126,54 @@ def bands_stated(sentence: str) -> list[Band]:
 
 
 def holds_an_amount_asked(question: str, sentence: str) -> bool | None:
-    """True when a band the sentence states holds an amount the question names, False when it
-    states bands and none holds one, None when either names none."""
+    """True when a band the sentence states holds an amount (of money, or else a period of
+    time) the question names, False when it states bands and none holds one, None when either
+    names none."""
     asked = amounts_named(question)
     bands = bands_stated(sentence)
-    if not asked or not bands:
+    if asked and bands:
+        return any(band.holds(amount) for band in bands for amount in asked)
+    periods = _periods_named(question)
+    period_bands = _period_bands(sentence)
+    if not periods or not period_bands:
         return None
-    return any(band.holds(amount) for band in bands for amount in asked)
+    return any(band.holds(period) for band in period_bands for period in periods)
+
+
+def _days(match: re.Match[str]) -> float:
+    number = match.group("number").lower()
+    value = _NUMBER_WORDS.get(number)
+    count = float(number.replace(",", "")) if value is None else float(value)
+    return count * _DAYS[match.group("unit").lower()]
+
+
+def _periods_named(question: str) -> list[float]:
+    """The periods the question names, in days; one asked of as more (or less) than a period is
+    just beyond it: "an embargo longer than 24 months"."""
+    periods = []
+    for match in _PERIOD.finditer(question):
+        before = question[: match.start()]
+        days = _days(match)
+        if _PERIOD_ABOVE.search(before):
+            days += 0.5
+        elif _PERIOD_BELOW.search(before):
+            days -= 0.5
+        periods.append(days)
+    return periods
+
+
+def _period_bands(sentence: str) -> list[Band]:
+    """The bands of time the sentence states: "up to 24 months", "more than 30 days a year"."""
+    bands = []
+    for match in _PERIOD.finditer(sentence):
+        before, days = sentence[: match.start()], _days(match)
+        if _PERIOD_BELOW.search(before):
+            bands.append(Band(-math.inf, days, high_included=False))
+        elif _PERIOD_AT_MOST.search(before):
+            bands.append(Band(-math.inf, days))
+        elif _PERIOD_ABOVE.search(before):
+            bands.append(Band(days, math.inf, low_included=False))
+    return bands
 
 
 def _value(match: re.Match[str]) -> float:
