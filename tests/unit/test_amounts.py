@@ -112,6 +112,9 @@ def test_asked_whether_something_is_paid_for_a_sentence_must_name_it(
         ("I want 40 days of consultancy, who agrees?", "Up to 30 days needs the Head.", False),
         # a deadline is no band
         ("I leave in 10 days, when do I register?", "Register at least 14 days before.", None),
+        # so is an amount of money asked of as more than another
+        ("Who approves a gift worth more than £50?", "Gifts of up to £50 need no approval.", False),
+        ("Who approves a gift worth more than £50?", "Gifts over £50 need the Director.", True),
         # money is read first, and a period only where no money is asked
         ("Who approves £80 for two days?", "Up to £50 a head.", False),
     ],

@@ -74,6 +74,9 @@ from certiq.text import content_terms
         ("How often is the policy reviewed?", "It is reviewed every 12 months.", True),
         ("How often must lone workers check in?", "They check in every two hours.", True),
         ("How often is the suite deep cleaned?", "At the end of every operating day.", True),
+        # a number word alone is no duration
+        ("How long is the audit log kept?", "Ten hand washes are observed each quarter.", False),
+        ("How long is the audit log kept?", "The audit log is kept for ten years.", True),
         # asked when it is next reviewed, a date answers, not what else is reviewed
         ("When is the procedure next due for review?", "It is next reviewed in May 2026.", True),
         ("When is the procedure next due for review?", "Access is reviewed by owners.", False),

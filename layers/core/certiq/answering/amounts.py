@@ -129,7 +129,7 @@ def holds_an_amount_asked(question: str, sentence: str) -> bool | None:
     """True when a band the sentence states holds an amount (of money, or else a period of
     time) the question names, False when it states bands and none holds one, None when either
     names none."""
-    asked = amounts_named(question)
+    asked = _asked_amounts(question)
     bands = bands_stated(sentence)
     if asked and bands:
         return any(band.holds(amount) for band in bands for amount in asked)
@@ -138,6 +138,20 @@ def holds_an_amount_asked(question: str, sentence: str) -> bool | None:
     if not periods or not period_bands:
         return None
     return any(band.holds(period) for band in period_bands for period in periods)
+
+
+def _asked_amounts(question: str) -> list[float]:
+    """The amounts of money the question names; one asked of as more (or less) than an amount
+    is just beyond it: "a goodwill gesture worth more than £50" is not one of up to £50."""
+    amounts = []
+    for match in _MONEY.finditer(question):
+        before, amount = question[: match.start()], _value(match)
+        if _ABOVE.search(before):
+            amount += 0.005
+        elif _BELOW.search(before):
+            amount -= 0.005
+        amounts.append(amount)
+    return amounts
 
 
 def _days(match: re.Match[str]) -> float:

@@ -25,8 +25,9 @@ MONEY: Final = re.compile(
 
 AMOUNT_WORDS: Final = re.compile(rf"\b(?:{NUMBER_WORDS})\b", re.IGNORECASE)
 
+# A number word alone is none: "ten hand hygiene episodes" say nothing of how long.
 DURATION_WORDS: Final = re.compile(
-    rf"\b(?:{NUMBER_WORDS}|daily|weekly|monthly|quarterly|yearly|annually|hourly|nightly|"
+    r"\b(?:daily|weekly|monthly|quarterly|yearly|annually|hourly|nightly|"
     r"until|till|indefinitely|permanently|forever|immediately|promptly|as long as|as soon as|"
     r"no longer than|lifetime|(?:day|night|week|month|quarter|year|hour|minute)s?)\b",
     re.IGNORECASE,
