@@ -91,6 +91,8 @@ def does_the_action(action: str, sentence: str) -> bool:
     one of the actions policies write for it (speak for talk, authorise for approve). Its words
     are read as written too: "agreement" is a contract among content terms, and agreeing here.
     """
+    # A participle before its noun describes it: "an approved supplier" approves nothing.
+    sentence = _ATTRIBUTIVE.sub(r"\1", sentence)
     return names_the_action(
         action,
         {
@@ -98,6 +100,9 @@ def does_the_action(action: str, sentence: str) -> bool:
             *(word.lower() for word in words(sentence) if stem(word) not in _NOT_ACTIONS),
         },
     )
+
+
+_ATTRIBUTIVE: Final = re.compile(r"\b(an?|the)\s+\w+ed(?=\s+[a-z])", re.IGNORECASE)
 
 
 def names_the_action(action: str, terms: Iterable[str]) -> bool:
