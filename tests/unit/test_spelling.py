@@ -62,6 +62,7 @@ def test_a_word_near_two_evidence_words_of_different_stems_stays() -> None:
         # a short form is the word it is short for
         ("whats mat pay", "whats maternity pay"),
         ("whats the number for occ health", "whats the number for occupational health"),
+        ("my laptop got nicked", "my laptop got stolen"),
         # a clipped word is the one evidence word it begins
         ("how long are ortho models kept", "how long are orthodontic models kept"),
         # not when it begins words of two stems, nor when it is a word itself

@@ -69,13 +69,14 @@ def written_out(question: str) -> str:
     return question
 
 
-# Short forms people type for words policies write out: "mat pay", "24 hrs". ("max" and "min"
-# stay: questions ask with them as they are.)
+# Short forms (and everyday words) people type for words policies write out: "mat pay", "24
+# hrs", "nicked". ("max" and "min" stay: questions ask with them as they are.)
 _SHORT_FORMS: Final = tuple(
     (re.compile(short, re.IGNORECASE), meant)
     for short, meant in (
         (r"\bmat\b(?=\s+(?:leave|pay))", "maternity"),
         (r"\bocc\.?(?=\s+health\b)", "occupational"),
+        (r"\bnicked\b", "stolen"),  # said, not written
         (r"\bpat\b(?=\s+(?:leave|pay))", "paternity"),
         (r"\bhrs\b", "hours"),
         (r"\bmins\b", "minutes"),
