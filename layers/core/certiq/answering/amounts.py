@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -143,15 +144,28 @@ def holds_an_amount_asked(question: str, sentence: str) -> bool | None:
 def _asked_amounts(question: str) -> list[float]:
     """The amounts of money the question names; one asked of as more (or less) than an amount
     is just beyond it: "a goodwill gesture worth more than £50" is not one of up to £50."""
-    amounts = []
-    for match in _MONEY.finditer(question):
-        before, amount = question[: match.start()], _value(match)
-        if _ABOVE.search(before):
-            amount += 0.005
-        elif _BELOW.search(before):
-            amount -= 0.005
-        amounts.append(amount)
-    return amounts
+    return _named(question, _MONEY, _value, (_ABOVE, _BELOW), 0.005)
+
+
+def _named(
+    question: str,
+    pattern: re.Pattern[str],
+    value_of: Callable[[re.Match[str]], float],
+    beyond: tuple[re.Pattern[str], re.Pattern[str]],
+    step: float,
+) -> list[float]:
+    """The values ``pattern`` finds in the question, each ``step`` above (or below) itself
+    after the words of ``beyond`` (more than, less than)."""
+    above, below = beyond
+    values = []
+    for match in pattern.finditer(question):
+        before, value = question[: match.start()], value_of(match)
+        if above.search(before):
+            value += step
+        elif below.search(before):
+            value -= step
+        values.append(value)
+    return values
 
 
 def _days(match: re.Match[str]) -> float:
@@ -164,16 +178,7 @@ def _days(match: re.Match[str]) -> float:
 def _periods_named(question: str) -> list[float]:
     """The periods the question names, in days; one asked of as more (or less) than a period is
     just beyond it: "an embargo longer than 24 months"."""
-    periods = []
-    for match in _PERIOD.finditer(question):
-        before = question[: match.start()]
-        days = _days(match)
-        if _PERIOD_ABOVE.search(before):
-            days += 0.5
-        elif _PERIOD_BELOW.search(before):
-            days -= 0.5
-        periods.append(days)
-    return periods
+    return _named(question, _PERIOD, _days, (_PERIOD_ABOVE, _PERIOD_BELOW), 0.5)
 
 
 def _period_bands(sentence: str) -> list[Band]:
