@@ -24,6 +24,8 @@ SETS = {
     "heldout_f_questions.jsonl": "heldout_documents_f",
     "heldout_g_questions.jsonl": "heldout_documents_g",
     "heldout_h_questions.jsonl": "heldout_documents_h",
+    "heldout_i_questions.jsonl": "heldout_documents_i",
+    "heldout_j_questions.jsonl": "heldout_documents_j",
 }
 
 
