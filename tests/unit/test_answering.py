@@ -1325,3 +1325,20 @@ def test_asked_how_many_a_count_of_the_thing_answers_with_less_of_the_question()
     draft = ExtractiveAnswerer(AnswerSettings()).select(question, spans)
     # THEN it shows the count of tunics, not a count of days
     assert [sentence.text for sentence in draft] == [rule.sentences[0].text]
+
+
+def test_asked_how_long_a_thing_is_kept_deleting_it_after_a_period_answers() -> None:
+    # GIVEN how long CVs of unsuccessful applicants are kept, the rule deleting applicants'
+    # data after 6 months, and a sentence naming deletion with no period
+    question = "how long do we keep job applicants' CVs if they don't get the job"
+    rule = "Personal data of job applicants is deleted 6 months after the position is filled"
+    hold = "A legal hold suspends deletion for the job records it names"
+    chunk = make_chunk(f"{rule}. {hold}", doc_id="retention")
+    spans = [
+        span.model_copy(update={"similarity": 0.6})
+        for span in select_spans(question, [SearchHit(chunk=chunk, score=1.0)], max_spans=5)
+    ]
+    # WHEN the offline answerer drafts
+    draft = ExtractiveAnswerer(AnswerSettings()).select(question, spans)
+    # THEN deleting after 6 months says how long they are kept; suspending deletion does not
+    assert [sentence.text for sentence in draft] == [rule]

@@ -94,6 +94,13 @@ _ABOUT_THE_DOCUMENT = re.compile(
 # not answered by "This policy is reviewed every 12 months"). Hand-set: PolicyQA has 9 such
 # questions in 3,809, too few to fit it on.
 QUANTITY_OVERLAP = 0.5
+_KEEP: Final = stem("keep")
+# Deleted, destroyed or overwritten after or within a period: not "suspends deletion".
+_ENDS_KEEPING: Final = re.compile(
+    r"\b(?:deleted|destroyed|erased|purged|anonymi[sz]ed|overwritten|shredded)\s+"
+    r"(?:[\w-]+\s+){0,3}?(?:after|within|\d)",
+    re.IGNORECASE,
+)
 
 
 class ExtractiveAnswerer:
@@ -202,6 +209,10 @@ class ExtractiveAnswerer:
         for all: "Which is longer, invoices or backups?" is answered by each one's period."""
         if held & alternatives:
             held = held | alternatives
+        # Deleting after a period says how long a thing is kept: "Personal data of job
+        # applicants is deleted 6 months after ..." for how long applicants' CVs are kept.
+        if _KEEP in query and _ENDS_KEEPING.search(span.text):
+            held = held | {_KEEP}
         core = set(content_terms(condition_aside(asked))) & query or query  # "when I'm out"
         # A count of the thing counted, with more of the question, is about it: "are issued
         # with five tunics" for how many tunics a new hygienist gets.
