@@ -513,7 +513,7 @@ _VALUES: Final = frozenset(
 
 # A question asking whether, at its start or after a clause: "patient wants £180 back in cash,
 # can reception do that".
-ASKS_WHETHER: Final = re.compile(
+_ASKS_WHETHER: Final = re.compile(
     r"(?:^|[,;:\u2013-])\W*(?:can|could|may|might|is|are|am|do|does|did|will|would|should|must"
     r"|shall)\s+(?!.*\b(?:who|what|which|where|when|how)\b)",
     re.IGNORECASE,
@@ -539,7 +539,7 @@ def can_answer(
         content_terms(sentence)
     ):
         return False  # asked what the plan says about ransomware, a sentence not naming it
-    if holds_an_amount_asked(question, sentence) is False and not ASKS_WHETHER.search(question):
+    if holds_an_amount_asked(question, sentence) is False and not _ASKS_WHETHER.search(question):
         # "£500,000 and above: ..." says nothing of a £150,000 contract; but asked whether
         # £180 may be refunded in cash, "only for amounts of £100 or less" says no
         return False
