@@ -8,9 +8,7 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from certiq.answering.actions import (
-    names_the_action,
-)
+from certiq.answering.actions import names_the_action
 from certiq.answering.answer_types import (
     AMOUNT_ASKED,
     DURATION_ASKED,

@@ -298,9 +298,10 @@ class EvidenceSpan(Contract):
     antecedent: str | None = Field(
         default=None,
         exclude_if=lambda antecedent: antecedent is None,
-        description="what the sentence's opening pronoun stands for, the subject of the sentence"
-        " before ('Mental health first aiders' for 'They are not paid the first aid"
-        " allowance.'): read with it when judging what it is about, never shown",
+        description="what the sentence continues: the subject of the sentence before when it opens"
+        " with a pronoun ('Mental health first aiders' for 'They are not paid the first aid"
+        " allowance.'), or the lead-in of the list it is an item of ('Where a refund is agreed,"
+        " it is approved as follows:'): read with it when judging what it is about, never shown",
     )
 
 

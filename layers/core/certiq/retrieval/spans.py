@@ -45,9 +45,7 @@ from certiq.answering.actions import (
     does_the_action,
 )
 from certiq.answering.amounts import amounts_named, holds_an_amount_asked
-from certiq.answering.answer_types import (
-    names_someone,
-)
+from certiq.answering.answer_types import names_someone
 from certiq.answering.antecedents import antecedent
 from certiq.answering.sections import (
     choose_document,
