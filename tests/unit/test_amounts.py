@@ -123,3 +123,52 @@ def test_a_period_asked_of_is_held_by_a_band_of_time(
     question: str, sentence: str, holds: bool | None
 ) -> None:
     assert holds_an_amount_asked(question, sentence) is holds
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "holds"),
+    [
+        # a shift's hours are in the band of hours a rule is for, or not
+        (
+            "I'm on a 7 hour shift, do I get a break?",
+            "Team members working more than 6 hours take an unpaid break of 30 minutes.",
+            True,
+        ),
+        (
+            "I'm on a 7 hour shift, do I get a break?",
+            "Shifts of more than 10 hours include an additional paid break of 15 minutes.",
+            False,
+        ),
+        # a temperature read is in the band a rule is for, or not, below zero too
+        (
+            "the fridge is showing 10 degrees, what should I do",
+            "If a fridge reads above 8°C, the chef moves its contents to another unit.",
+            True,
+        ),
+        (
+            "the fridge is showing 10 degrees, what should I do",
+            "Fridges must run at 5°C or below and freezers at -18°C or below.",
+            False,
+        ),
+        ("the freezer says -20°C, is that ok", "Freezers run at -18°C or below.", True),
+        ("probe reads 3 degrees in iced water", "It must read between -1°C and 1°C.", False),
+        # a temperature stated without a band is no band
+        ("the fridge is showing 10 degrees", "Food is reheated to 75°C.", None),
+    ],
+)
+def test_hours_and_temperatures_asked_of_are_held_by_bands_of_them(
+    question: str, sentence: str, holds: bool | None
+) -> None:
+    assert holds_an_amount_asked(question, sentence) is holds
+
+
+def test_a_band_of_hours_a_shift_is_not_in_does_not_answer_whether_it_gets_a_break() -> None:
+    # GIVEN a rule for shifts longer than the one asked of, and one that restricts an amount
+    question = "I'm on a 7 hour shift, do I get a break?"
+    longer = "Shifts of more than 10 hours include an additional paid break of 15 minutes."
+    # THEN the first is no answer, but a limit answers whether a larger amount may be paid
+    assert not can_answer(question, longer)
+    assert can_answer(
+        "patient wants £180 back in cash, can reception do that",
+        "Cash refunds may only be given for amounts of £100 or less.",
+    )

@@ -39,6 +39,12 @@ from certiq.text import content_terms
         # a count is of the thing asked about, and a fine is an amount
         ("How many employees does Northwind have?", "Northwind has 240 employees.", True),
         ("How many employees does Northwind have?", "Northwind is told within 24 hours.", False),
+        # a compound counts its last noun: swaps, not shifts
+        ("how many shift swaps am i allowed", "Each member may make 4 swaps a month.", True),
+        ("how many shift swaps am i allowed", "No shift is shorter than 4 hours.", False),
+        # a temperature is named by its value, not the word
+        ("what temperature should a fridge be", "Fridges must run at 5°C or below.", True),
+        ("what temperature should the fridge be", "Temperatures are checked twice a day.", False),
         ("How much notice is needed to end it?", "It ends with 90 days' written notice.", True),
         ("What is the fine for breaking the GDPR?", "Breaking the GDPR is serious.", False),
         # whether there is one: money, for what is asked of
@@ -392,6 +398,19 @@ def test_a_permission_question_asks_about_an_activity(question: str, activity: s
         # an acronym before a plural names its kind, as any word does
         ("are HR records kept", "Invoices and accounting records are kept for 7 years.", True),
         ("are accounting records kept", "Invoices and accounting records are kept.", False),
+        # a participle says what state a thing is in, not which kind it is, unless the
+        # question names a state too
+        ("is cctv footage kept", "Recorded footage is kept for 31 days.", False),
+        ("are archived emails kept", "Deleted emails are kept for 30 days.", True),
+        ("are encrypted backups kept", "Unencrypted backups are destroyed.", True),
+        # a number says how many, not which kind
+        ("shift swaps am i allowed", "Each member may make no more than 4 swaps a month.", False),
+        # "get paid" is a passive: "Fair Payment" is no other kind of paying
+        (
+            "do small subcontractors get paid",
+            "Under our Fair Payment Charter, subcontractors are paid within 21 days.",
+            False,
+        ),
     ],
 )
 def test_a_sentence_about_another_of_the_thing_asked_about(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from certiq.answering.citations import assemble
 from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.answering.prompts import FENCE, evidence_title, labelled_evidence
@@ -1342,3 +1344,61 @@ def test_asked_how_long_a_thing_is_kept_deleting_it_after_a_period_answers() -> 
     draft = ExtractiveAnswerer(AnswerSettings()).select(question, spans)
     # THEN deleting after 6 months says how long they are kept; suspending deletion does not
     assert [sentence.text for sentence in draft] == [rule]
+
+
+def _drafted(question: str, *sentences: str) -> list[str]:
+    """What the offline answerer shows for the question from one chunk of the sentences."""
+    chunk = make_chunk(" ".join(sentences), doc_id="policy")
+    spans = [
+        span.model_copy(update={"similarity": 0.6})
+        for span in select_spans(question, [SearchHit(chunk=chunk, score=1.0)], max_spans=8)
+    ]
+    drafted = ExtractiveAnswerer(AnswerSettings()).select(question, spans)
+    return [sentence.text for sentence in drafted]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "other"),
+    [
+        # footage "wiped" is overwritten; "Recorded footage" is the CCTV footage asked of
+        (
+            "how long is cctv footage kept before it gets wiped",
+            "Recorded CCTV footage is kept for 31 days and is then overwritten automatically.",
+            "Staff must not film CCTV monitors on their own phones.",
+        ),
+        # "get paid" asks how soon they are paid
+        (
+            "how quickly do small subcontractors with under 10 staff get paid",
+            "Under our Fair Payment Charter, subcontractors with fewer than 10 employees are "
+            "paid within 21 days of the application date.",
+            "Subcontractors submit their applications by the 25th of each month.",
+        ),
+        # a count of the thing counted after two words ("one qualified first aider")
+        (
+            "how many first aiders do we need on a site with 60 lads on it",
+            "Each site must have at least one qualified first aider for every 25 people.",
+            "First aiders renew their certificate every three years.",
+        ),
+        # a temperature read is in the band the rule is for; the fridges' range is not
+        (
+            "the fridge is showing 10 degrees, what should I do",
+            "If a fridge reads above 8°C, the chef in charge moves its contents to another unit.",
+            "Fridges must run at 5°C or below and freezers at -18°C or below.",
+        ),
+    ],
+)
+def test_the_answerer_reads_what_a_plain_question_asks_of(
+    question: str, answer: str, other: str
+) -> None:
+    # GIVEN the sentence answering a question asked in everyday words, and another near it
+    # WHEN the offline answerer drafts THEN it shows the answer first, and not the other
+    drafted = _drafted(question, other, answer)
+    assert drafted[:1] == [answer]
+    assert other.removesuffix(".") not in drafted
+
+
+def test_how_far_ahead_asks_how_long_before() -> None:
+    # GIVEN a rule on starting work that states no period
+    question = "how far ahead of starting do subcontractors have to send in their RAMS"
+    # WHEN the offline answerer drafts THEN it does not show it as how far ahead
+    assert _drafted(question, "No subcontractor may start work without a signed order.") == []

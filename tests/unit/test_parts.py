@@ -129,6 +129,11 @@ def test_a_difference_is_asked_as_what_each_is(question: str, parts: list[str]) 
                 "is the acceptable use policy signed by the CEO?",
             ],
         ),
+        # and after whether one is given something
+        (
+            "I'm on a 7 hour shift, do I get a break and is it paid?",
+            ["I'm on a 7 hour shift, do I get a break", "is a break paid?"],
+        ),
         # the first part saying no plain subject, "it" stays as written
         ("Who approves it; when is it renewed?", ["Who approves it", "when is it renewed?"]),
     ],

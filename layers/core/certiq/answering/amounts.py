@@ -8,7 +8,8 @@ do I need for a £30k job?", "I want to do 40 days of consultancy, who has to ag
 shares no word with the band holding it. A sentence whose band holds the amount asked of is
 about it; one stating only bands that do not hold it is about other amounts, and no answer.
 A period is a band only after words that make it one ("up to 24 months", "more than 30 days"):
-"at least six weeks before departure" is a deadline, not a band of trips.
+"at least six weeks before departure" is a deadline, not a band of trips. Temperatures are
+read the same way: "If a fridge reads above 8°C, ..." is about a fridge showing 10 degrees.
 """
 
 from __future__ import annotations
@@ -49,13 +50,17 @@ _NUMBER_WORDS: Final = {
         "fifteen sixteen seventeen eighteen nineteen twenty".split()
     )
 } | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90}
-# "24 months", "six weeks", "30 working days": in days.
+# "24 months", "six weeks", "30 working days", "a 7 hour shift": in days.
 _PERIOD: Final = re.compile(
     rf"\b(?P<number>{_NUMBER}|{'|'.join(_NUMBER_WORDS)})\s+"
-    r"(?:working\s+|calendar\s+|business\s+)?(?P<unit>day|week|month|year)s?\b",
+    r"(?:working\s+|calendar\s+|business\s+)?(?P<unit>minute|hour|day|week|month|year)s?\b",
     re.IGNORECASE,
 )
-_DAYS: Final = {"day": 1, "week": 7, "month": 30, "year": 365}
+_DAYS: Final = {"minute": 1 / 1440, "hour": 1 / 24, "day": 1, "week": 7, "month": 30, "year": 365}
+# "8°C", "-18°C", "10 degrees", "63 °C"
+_TEMPERATURE: Final = re.compile(
+    rf"(?<![\w.])(?P<number>-?{_NUMBER})\s?(?:°\s?[CF]\b|°|degrees?\b(?:\s+[CF]\b)?)", re.I
+)
 # What makes a period a band: of cases ("an embargo of up to 24 months"), not a deadline.
 _PERIOD_BELOW: Final = re.compile(r"\b(?:under|less\s+than|shorter\s+than)\s*$", re.I)
 _PERIOD_AT_MOST: Final = re.compile(
@@ -70,12 +75,16 @@ class Band:
     high: float
     low_included: bool = True
     high_included: bool = True
+    scaled: bool = True  # an amount, not a temperature, whose scale a band's end tells
 
     def holds(self, amount: float) -> bool:
-        """The amount is in the band, and an open band's one end is within a factor of
-        _NEAR of it: "more than £50 per person" is about hospitality, not a £500,000 spend."""
+        """The amount is in the band, and an open band's one end of a scaled amount is within
+        a factor of _NEAR of it: "more than £50 per person" is about hospitality, not a
+        £500,000 spend."""
         above = amount >= self.low if self.low_included else amount > self.low
         below = amount <= self.high if self.high_included else amount < self.high
+        if not self.scaled:
+            return above and below
         if math.isinf(self.high) and self.low > 0:
             below = below and amount <= self.low * _NEAR
         if math.isinf(self.low) and self.high > 0:
@@ -92,48 +101,72 @@ def amounts_named(text: str) -> list[float]:
 
 
 def amount_terms(question: str) -> frozenset[str]:
-    """The content terms that write the question's amounts ("30k", "150,000", "million")."""
+    """The content terms that write the question's amounts ("30k", "150,000", "million") and
+    temperatures ("10", "degrees")."""
     return frozenset(
-        term for match in _MONEY.finditer(question) for term in content_terms(match.group(0))
+        term
+        for pattern in (_MONEY, _TEMPERATURE)
+        for match in pattern.finditer(question)
+        for term in content_terms(match.group(0))
     )
+
+
+def states_a_temperature(sentence: str) -> bool:
+    return _TEMPERATURE.search(sentence) is not None
 
 
 def bands_stated(sentence: str) -> list[Band]:
     """The bands of money the sentence states: "from £10,000 to £74,999", "below £10,000",
     "£500,000 and above", "more than £100"; a bare amount ("a charge of £10") is none."""
-    matches = list(_MONEY.finditer(sentence))
+    return _bands(sentence, _MONEY, _value, scaled=True)
+
+
+def _bands(
+    sentence: str,
+    pattern: re.Pattern[str],
+    value_of: Callable[[re.Match[str]], float],
+    *,
+    scaled: bool,
+) -> list[Band]:
+    """The bands of the values ``pattern`` finds that the sentence states."""
+    matches = list(pattern.finditer(sentence))
     bands: list[Band] = []
     index = 0
     while index < len(matches):
         match = matches[index]
         before = sentence[: match.start()]
         after = sentence[match.end() :]
-        value = _value(match)
+        value = value_of(match)
         following = matches[index + 1] if index + 1 < len(matches) else None
         if following is not None and _TO.match(sentence[match.end() : following.start()]):
-            bands.append(Band(value, _value(following)))  # "from £10,000 to £74,999"
+            # "from £10,000 to £74,999", "between -1°C and 1°C"
+            bands.append(Band(value, value_of(following), scaled=scaled))
             index += 2
             continue
         if _BELOW.search(before):
-            bands.append(Band(-math.inf, value, high_included=False))
+            bands.append(Band(-math.inf, value, high_included=False, scaled=scaled))
         elif _AT_MOST.search(before) or _OR_LESS.match(after):
-            bands.append(Band(-math.inf, value))
+            bands.append(Band(-math.inf, value, scaled=scaled))
         elif _ABOVE.search(before):
-            bands.append(Band(value, math.inf, low_included=False))
+            bands.append(Band(value, math.inf, low_included=False, scaled=scaled))
         elif _AT_LEAST.search(before) or _OR_MORE.match(after):
-            bands.append(Band(value, math.inf))
+            bands.append(Band(value, math.inf, scaled=scaled))
         index += 1
     return bands
 
 
 def holds_an_amount_asked(question: str, sentence: str) -> bool | None:
-    """True when a band the sentence states holds an amount (of money, or else a period of
-    time) the question names, False when it states bands and none holds one, None when either
-    names none."""
+    """True when a band the sentence states holds an amount (of money, else a temperature,
+    else a period of time) the question names, False when it states bands and none holds one,
+    None when either names none."""
     asked = _asked_amounts(question)
     bands = bands_stated(sentence)
     if asked and bands:
         return any(band.holds(amount) for band in bands for amount in asked)
+    temperatures = [_temperature(match) for match in _TEMPERATURE.finditer(question)]
+    temperature_bands = _bands(sentence, _TEMPERATURE, _temperature, scaled=False)
+    if temperatures and temperature_bands:
+        return any(band.holds(degrees) for band in temperature_bands for degrees in temperatures)
     periods = _periods_named(question)
     period_bands = _period_bands(sentence)
     if not periods or not period_bands:
@@ -193,6 +226,10 @@ def _period_bands(sentence: str) -> list[Band]:
         elif _PERIOD_ABOVE.search(before):
             bands.append(Band(days, math.inf, low_included=False))
     return bands
+
+
+def _temperature(match: re.Match[str]) -> float:
+    return float(match.group("number").replace(",", ""))
 
 
 def _value(match: re.Match[str]) -> float:

@@ -19,8 +19,12 @@ import re
 from typing import Final
 
 from certiq.answering.actions import action_asked, does_the_action
-from certiq.answering.amounts import bands_stated, holds_an_amount_asked, names_what_is_paid_for
-from certiq.answering.instructions import states_an_obligation
+from certiq.answering.amounts import (
+    bands_stated,
+    holds_an_amount_asked,
+    names_what_is_paid_for,
+)
+from certiq.answering.kinds import names_kind
 from certiq.answering.stated import (
     AMOUNT_WORDS,
     AN_AMOUNT_OF_TIME,
@@ -28,7 +32,6 @@ from certiq.answering.stated import (
     DATE_WORDS,
     DURATION_WORDS,
     FREQUENCY_WORDS,
-    KINDS_NAMED_BY,
     MONEY,
     NUMBER_WORDS,
     contact_asked,
@@ -49,7 +52,7 @@ AMOUNT_ASKED: Final = re.compile(
 # Asking for a duration or a frequency: a number, or the words that state one without digits.
 # "What is the notice period ...?" asks for one too; what it is about starts after "the".
 DURATION_ASKED: Final = re.compile(
-    r"\bhow (?:long|often|frequently|soon|quickly|fast)\b"
+    r"\bhow (?:long|often|frequently|soon|quickly|fast|far (?:ahead|in advance))\b"
     r"|\bwhat(?:'s|’s|s| is| are| was| were) the (?=(?:[\w'-]+\s+){0,3}?"
     r"(?:period|periods|duration|timeframe|time limit|deadlines?)\b)"
     # "For what time period will you store my information?" asks how long.
@@ -202,45 +205,16 @@ def defined_term(sentence: str) -> str | None:
     return match.group(1) if match else None
 
 
-# A duty is named by saying what someone must do: "Each system owner must keep an up-to-date
-# entry ..." is one of "the responsibilities of system owners".
-_DUTIES: Final = frozenset(content_terms("responsibility duty obligation responsible"))
-
-
-# An organisation is named by its name: "Which supplier stores the off-site backups?" is
-# answered by "Fabrikam Storage GmbH provides encrypted off-site backup storage ...", which never
-# says "supplier". A name is told by its legal form.
-_ORGANISATION_KINDS: Final = frozenset(
-    content_terms(
-        "supplier vendor provider processor subprocessor contractor subcontractor company firm "
-        "organisation organization business partner bank insurer auditor"
-    )
-)
-_ORGANISATION_NAME: Final = re.compile(
-    r"\b[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*,?\s+"
-    r"(?:GmbH|AG|Ltd|Limited|Inc|Incorporated|LLC|LLP|plc|PLC|Corp|Corporation|S\.A|B\.?V|N\.?V|"
-    r"SAS|SARL|S\.p\.A|ApS|Pty)\b\.?"
-)
-
-
-def names_kind(kind: str, sentence: str) -> bool:
-    """The sentence names the kind of thing asked for, in its word or one that names it (an
-    organisation's name, with its legal form, names a supplier, a vendor, a company)."""
-    terms = content_terms(sentence)
-    if kind in _DUTIES and (states_an_obligation(sentence) or not _DUTIES.isdisjoint(terms)):
-        return True
-    if kind in _ORGANISATION_KINDS and _ORGANISATION_NAME.search(sentence):
-        return True
-    return not KINDS_NAMED_BY.get(kind, frozenset((kind,))).isdisjoint(terms)
-
-
 _STOPWORD_STEMS: Final = frozenset(stem(word) for word in STOPWORDS)
 
 
 _SUBJECT_PRONOUNS: Final = frozenset("i we you they he she".split())
+_GETS: Final = frozenset("get gets got getting".split())
 
 
 _PHRASE_BREAK: Final = re.compile(r"[,;:()]")
+_COUNT: Final = re.compile(rf"[\d.,]+|{NUMBER_WORDS}", re.IGNORECASE)
+_STATE: Final = re.compile(r"(?!un|non|hundred)[a-z]{2,}[^\We\d_]ed", re.IGNORECASE)
 
 
 def about_another(
@@ -268,8 +242,8 @@ def about_another(
     # within a phrase: in "Dental nurses, hygienists and therapists" nurses are no kind of
     # hygienist
     for phrase in _PHRASE_BREAK.split(sentence):
-        for previous, word in itertools.pairwise(stem(word) for word in words(phrase)):
-            before.setdefault(word, set()).add(previous)
+        for previous, word in itertools.pairwise(words(phrase)):
+            before.setdefault(stem(word), set()).add(previous)
     for index, (modifier, noun) in enumerate(itertools.pairwise(question_words)):
         if tokens[index][0].isupper():
             # A name modifies a noun after a determiner ("the Manchester office"), an acronym
@@ -284,11 +258,22 @@ def about_another(
             continue
         if index and tokens[index - 1].lower() in _SUBJECT_PRONOUNS:
             continue  # "do we keep data about ...": a verb after its subject names no kind
+        if tokens[index].lower() in _GETS:
+            continue  # "get paid" is a passive: "Fair Payment" is no other kind of paying
         if modifier in _STOPWORD_STEMS or noun in _STOPWORD_STEMS or modifier in present:
             continue
         if len(modifier) < 2:  # a letter: "how long r logs kept" asks of logs, not "r logs"
             continue
-        if any(w not in _STOPWORD_STEMS and w not in alternatives for w in before.get(noun, ())):
+        # A participle says what state a thing is in, not which kind it is: "Recorded
+        # footage" is CCTV footage, unless the question names a state too ("archived emails");
+        # a number says how many ("4 swaps" are shift swaps).
+        stated = bool(_STATE.fullmatch(tokens[index]))
+        kinds = {
+            stem(w)
+            for w in before.get(noun, ())
+            if (stated or not _STATE.fullmatch(w)) and not _COUNT.fullmatch(w)
+        }
+        if any(w not in _STOPWORD_STEMS and w not in alternatives for w in kinds):
             return True
     return False
 
@@ -377,7 +362,9 @@ _PLURAL_OWNER: Final = re.compile(r"\b(\w+s)['\u2019](?!\w)")
 _TIME_UNITS: Final = frozenset(
     stem(unit) for unit in "seconds minutes hours days nights weeks months quarters years".split()
 )
-_HOW_MANY: Final = re.compile(r"\bhow (?:many|much)\s+([^\W\d_]+)", re.IGNORECASE)
+_HOW_MANY: Final = re.compile(
+    r"\bhow (?:many|much)\s+([^\W\d_]+)(?:\s+([^\W\d_]+))?", re.IGNORECASE
+)
 # "How many times ...?" counts occurrences, which a frequency states.
 _OCCURRENCES: Final = stem("times")
 
@@ -388,18 +375,26 @@ def counted_kind(question: str) -> str | None:
     match = _HOW_MANY.search(question)
     if match is None or match.group(1).lower() in _NOT_IN_A_NAME:
         return None
+    # A compound counts its last noun: "how many shift swaps" counts swaps.
+    head = match.group(2)
+    if head is not None and _a_plural(head.lower()) and not _a_plural(match.group(1).lower()):
+        return stem(head.lower())
     return stem(match.group(1).lower())
 
 
 def states_a_count_of(kind: str, sentence: str) -> bool:
     """The sentence states a number of the (stemmed) kind of thing: "five tunics", "3 spare
-    tunics"; not of time, which any sentence with a deadline states ("within 30 days")."""
+    tunics", "one qualified first aider"; not of time, which any sentence with a deadline
+    states ("within 30 days")."""
     return kind not in _TIME_UNITS and any(
         stem(noun.lower()) == kind for pair in _COUNT_OF.findall(sentence) for noun in pair
     )
 
 
-_COUNT_OF: Final = re.compile(rf"\b(?:\d+|{NUMBER_WORDS})\s+([a-z-]+)(?:\s+([a-z]+))?", re.I)
+# "five tunics", "3 spare tunics", "one qualified first aider"
+_COUNT_OF: Final = re.compile(
+    rf"\b(?:\d+|{NUMBER_WORDS})\s+([a-z-]+)(?:\s+([a-z]+))?(?:\s+([a-z]+))?", re.I
+)
 
 
 def asks_who(question: str) -> bool:
@@ -511,6 +506,7 @@ _VALUES: Final = frozenset(
 )
 
 
+_RESTRICTS: Final = re.compile(r"\b(?:only|not|never|no)\b", re.IGNORECASE)
 # A question asking whether, at its start or after a clause: "patient wants £180 back in cash,
 # can reception do that".
 _ASKS_WHETHER: Final = re.compile(
@@ -539,9 +535,12 @@ def can_answer(
         content_terms(sentence)
     ):
         return False  # asked what the plan says about ransomware, a sentence not naming it
-    if holds_an_amount_asked(question, sentence) is False and not _ASKS_WHETHER.search(question):
-        # "£500,000 and above: ..." says nothing of a £150,000 contract; but asked whether
-        # £180 may be refunded in cash, "only for amounts of £100 or less" says no
+    if holds_an_amount_asked(question, sentence) is False and not (
+        _ASKS_WHETHER.search(question) and _RESTRICTS.search(sentence)
+    ):
+        # "£500,000 and above: ..." says nothing of a £150,000 contract, nor "Shifts of more
+        # than 10 hours include a paid break" of a 7-hour one; but asked whether £180 may be
+        # refunded in cash, "only for amounts of £100 or less" says no
         return False
     if names_what_is_paid_for(question, sentence) is False:
         return False  # whether gym membership is paid for, a sentence not naming it

@@ -174,6 +174,12 @@ _ASKED_OF_WHO_ACTS: Final = re.compile(
     r"(?P<subject>[\w'’ -]+?)\s*[?.!,]*\s*$",
     re.IGNORECASE,
 )
+# ... and "I'm on a 7 hour shift, do I get a break" (whether one is given something).
+_ASKED_OF_GETTING: Final = re.compile(
+    r"\b(?:do|does|can|will|would|may|should)\s+(?:i|we|you|they|staff|employees)\s+"
+    r"(?:get|have|take|receive)\s+(?P<subject>(?:an?|any)\s+[\w'’ -]+?)\s*[?.!,]*\s*$",
+    re.IGNORECASE,
+)
 _BACK_REFERENCE: Final = re.compile(r"\b(?:it|them|they)\b", re.IGNORECASE)
 
 
@@ -186,6 +192,7 @@ def _naming_what_it_stands_for(part: str, first: str) -> str:
         or _ASKED_OF_WHAT.match(first)
         or _ASKED_OF_WHO_ACTS.match(first)
         or _ASKED_OF_YES_NO.match(first)
+        or _ASKED_OF_GETTING.search(first)
     )
     if asked is None:
         return part

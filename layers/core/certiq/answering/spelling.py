@@ -77,7 +77,17 @@ _SHORT_FORMS: Final = tuple(
         (r"\bmat\b(?=\s+(?:leave|pay))", "maternity"),
         (r"\bocc\.?(?=\s+health\b)", "occupational"),
         (r"\bnicked\b", "stolen"),  # said, not written
+        (r"\bhang(?:ing)?\s+on\s+to\b", "keep"),  # "how long do we hang on to a jumper"
+        # ringing someone is calling them; "a ring" is jewellery
+        (r"(?:(?<=\bi )|(?<=\bwe )|(?<=\byou )|(?<=\bto ))ring\b", "call"),
         (r"\bpat\b(?=\s+(?:leave|pay))", "paternity"),
+        (r"\bsubbie\b", "subcontractor"),
+        (r"\bsubbies\b", "subcontractors"),
+        # "fridge temp"; not a temp worker ("a temp", "temp staff", "temps")
+        (
+            r"(?<!\ba )\btemp\b(?!\s+(?:staff|workers?|agency|jobs?|roles?|contract|cover)\b)",
+            "temperature",
+        ),
         (r"\bhrs\b", "hours"),
         (r"\bmins\b", "minutes"),
         (r"\byrs\b", "years"),

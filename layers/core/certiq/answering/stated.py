@@ -11,8 +11,6 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from certiq.text import content_terms, stem
-
 NUMBER_WORDS: Final = (
     r"zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
     r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
@@ -122,20 +120,3 @@ _ABROAD: Final = re.compile(
     r"outside (?:the\s+)?(?:UK|US|EU|country))\b",
     re.IGNORECASE,
 )
-
-
-# A kind an answer names in other words: "What is the penalty for violating the policy?" is
-# answered by "Violations ... may lead to disciplinary action, up to and including dismissal".
-# (A penalty is not always an amount: "What is the maximum fine ...?" asks for one.)
-_SANCTIONS: Final = frozenset(
-    content_terms(
-        "penalty penalties sanction sanctions punishment punished disciplinary discipline "
-        "dismissal dismissed termination terminated suspension suspended fine fines fined "
-        "prosecution prosecuted misconduct offence offences offense offenses police"
-    )
-)
-KINDS_NAMED_BY: Final = {
-    **{kind: _SANCTIONS for kind in content_terms("penalty sanction punishment")},
-    # a measure by its unit: "What temperature ...?" is answered by "... 18 and 21 degrees"
-    stem("temperature"): frozenset(content_terms("temperature degrees celsius fahrenheit")),
-}

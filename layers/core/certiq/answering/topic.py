@@ -41,10 +41,18 @@ def topic(question: str) -> str:
     rest = _HAVE_GOT.sub(" ", rest)  # "how long have I got to report it": report it
     rest = _SIZE.sub(" ", rest)  # "how often should I stop on a long drive": stopping, driving
     rest = _COMPARED.sub(" ", rest)  # "backups kept longer than tickets": backups, tickets
+    rest = _GET_DONE.sub("be ", rest)  # "how quickly do subcontractors get paid": be paid
     return rest if rest.strip() else question
 
 
 _COMPARED: Final = re.compile(r"\b(?:longer|shorter)\s+than\b", re.IGNORECASE)
+# "get" before what is done makes a passive, as "be" does: "get paid", "gets wiped".
+# Not "get enhanced maternity pay", where the participle describes what is got.
+_GET_DONE: Final = re.compile(
+    r"\bget(?:s|ting)?\s+(?=(?:\w+(?:ed|en)|paid|kept|sent|told|made|done|put|cut)\s*"
+    r"(?:$|[?.!,;]|\b(?:by|for|on|at|in|before|after|within|when|if|and|or|to)\b))",
+    re.IGNORECASE,
+)
 # "How much can I spend on lunch?" is about lunch ("Lunch may be claimed up to £10 ..."): the
 # verb asks for the money, as "how much" does, and so does "How much could I be charged if ...".
 _SPENT: Final = re.compile(
