@@ -672,3 +672,11 @@ def test_a_verb_in_ly_is_what_a_permission_question_asks_may_be_done() -> None:
 )
 def test_a_how_to_question_asks_how_its_verb_is_done(question: str, method: str | None) -> None:
     assert method_asked(question) == method
+
+
+def test_the_most_one_may_spend_is_an_amount() -> None:
+    # GIVEN the most the asker can spend, the maximum written short, and the most of a kind
+    # THEN the first two ask for an amount, the last for no amount
+    assert asks_for_amount("whats the most i can spend on the fuel card in one go")
+    assert asks_for_amount("what's the max fee for a late return")
+    assert not asks_for_amount("what is the most important rule")

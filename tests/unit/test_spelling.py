@@ -65,6 +65,8 @@ def test_a_word_near_two_evidence_words_of_different_stems_stays() -> None:
         ("my laptop got nicked", "my laptop got stolen"),
         ("how long do we hang on to a jumper", "how long do we keep a jumper"),
         ("who do I ring", "who do I call"),
+        ("the most I can spend in one go", "the most I can spend per transaction"),
+        ("can the porter look back through the recordings", "can the porter review the recordings"),
         ("a guest left a ring in room 214", "a guest left a ring in room 214"),
         ("how much cover does a subbie need", "how much cover does a subcontractor need"),
         ("what temp should the fridge be at", "what temperature should the fridge be at"),

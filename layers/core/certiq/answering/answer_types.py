@@ -42,8 +42,10 @@ from certiq.text import STOPWORDS, content_terms, numbers, stem, words, written_
 # Asking for an amount: only a sentence with a number (or a number word) can answer.
 AMOUNT_ASKED: Final = re.compile(
     r"\bhow (?:many|much)\b"
-    r"|\bwhat (?:is|are|was|were) the (?:maximum|minimum|max|min|total|number|amount|"
+    r"|\bwhat(?:'s|’s|s| is| are| was| were) the (?:maximum|minimum|max|min|total|number|amount|"
     r"percentage|proportion|share|rate|limit|cap|fine|fines|fee|fees|price|cost)\b"
+    # "whats the most i can spend on the fuel card": an amount, as "the maximum" asks
+    r"|\bwhat(?:'s|’s|s| is) the (?:most|least)(?=\s+(?:i|we|you|they)\s+(?:can|could|may)\b)"
     r"|\bwhat (?:percentage|proportion|number|amount)\b"
     # "What fine applies?" asks for an amount as "what is the fine" does.
     r"|\bwhat (?:(?:maximum|minimum|max|min)\s+)?(?:fines?|fees?|prices?|costs?|charges?)\b",
