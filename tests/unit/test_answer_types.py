@@ -269,6 +269,9 @@ def test_a_quantity_is_asked_of_the_topic_without_its_condition() -> None:
     # THEN the condition is set aside, and a topic without one is whole
     assert condition_aside(asked).strip() == "lunch"
     assert condition_aside(" records kept") == " records kept"
+    # so is what happens after, and who would be needed
+    asked = topic("how long do we need someone on fire watch after welding")
+    assert " ".join(condition_aside(asked).split()) == "do we on fire watch"
 
 
 @pytest.mark.parametrize(

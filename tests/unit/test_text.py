@@ -43,6 +43,9 @@ from certiq.text import content_terms, section_terms, stem
         ("notification", "notify"),
         ("notifications", "notify"),
         ("classification", stem("classified")),
+        # and a noun in -ability its adjective
+        ("liability", stem("liable")),
+        ("availability", stem("available")),
         # a control field's role meets the verb readers ask with
         ("owner", stem("owns")),
         ("approver", stem("approves")),

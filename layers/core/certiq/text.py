@@ -175,6 +175,9 @@ _NOUN_OF_IFY = re.compile(r"([a-z]{2,})ifications?")
 # So does one in -ment: "acknowledgement" and "acknowledge", "payment" and "paid". Not the words
 # whose -ment is no suffix, or a verb's own ending ("implement", "document").
 _NOUN_IN_MENT = re.compile(r"([a-z]{3,})ments?")
+# And one in -ability its adjective: "liability" and "liable", "availability" and "available".
+# (A responsibility stays a duty, not what someone is responsible for doing.)
+_NOUN_OF_ABLE = re.compile(r"([a-z]{2,}a)bilit(?:y|ies)")
 _MENT_WORDS = frozenset(
     """
     implement supplement complement document comment element moment segment cement garment
@@ -205,6 +208,9 @@ def stem(word: str) -> str:
     noun = _NOUN_OF_VERB.fullmatch(word)
     if noun is not None:
         return stem(noun.group(1) + "e")
+    noun = _NOUN_OF_ABLE.fullmatch(word)
+    if noun is not None:
+        return stem(noun.group(1) + "ble")
     noun = _NOUN_IN_MENT.fullmatch(word)
     if noun is not None and noun.group(1) + "ment" not in _MENT_WORDS:
         return stem(noun.group(1))

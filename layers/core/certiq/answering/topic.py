@@ -69,15 +69,21 @@ _HAVE_GOT: Final = re.compile(
 # How long or large the thing is, said of it, not what the quantity is asked of.
 _SIZE: Final = re.compile(r"\b(?:a|an|the)\s+(?:long|short|big|small|large)\b", re.IGNORECASE)
 _CONDITION: Final = re.compile(
-    r"\s+\b(?:when|if|while|whilst|whenever|unless|once)\b.*$", re.IGNORECASE | re.DOTALL
+    r"\s+\b(?:when|if|while|whilst|whenever|unless|once|after|before)\b.*$",
+    re.IGNORECASE | re.DOTALL,
+)
+# Words that say someone is needed, not what for: "do we need someone on fire watch".
+_WHO_IS_NEEDED: Final = re.compile(
+    r"\b(?:need|needs|needed|someone|somebody|anyone|anybody)\b", re.IGNORECASE
 )
 
 
 def condition_aside(asked: str) -> str:
     """What a quantity is asked of, without the condition after it: "lunch" of "lunch when
     I'm out on visits all day", whose answer may state the condition in other words ("... when
-    a colleague is away from their usual workplace for more than five hours")."""
-    core = _CONDITION.sub("", asked)
+    a colleague is away from their usual workplace for more than five hours"); "fire watch" of
+    "do we need someone on fire watch after welding" ("After any hot work, a fire watch ...")."""
+    core = _WHO_IS_NEEDED.sub(" ", _CONDITION.sub("", asked))
     return core if content_terms(core) else asked
 
 
