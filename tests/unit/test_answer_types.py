@@ -56,6 +56,13 @@ from certiq.text import content_terms
         ("Is there a cycle to work scheme?", "Staff work two days in the office.", False),
         ("Is there a cycle to work scheme?", "A cycle to work scheme is offered.", True),
         ("Is there a rate for electric scooters?", "The mileage rates change yearly.", False),
+        # and asked what a value is for someone, one not naming them is none
+        (
+            "whats the hourly rate for a room attendant",
+            "Hours worked beyond 40 are paid at 1.25 times the basic hourly rate.",
+            False,
+        ),
+        ("whats the hourly rate for a room attendant", "Room attendants earn £12 an hour.", True),
         ("Is there a limit on how long exceptions last?", "Exceptions last 12 months.", True),
         ("Is there a way to opt out of emails?", "You can unsubscribe from emails.", True),
         # an amount of time is no amount of money

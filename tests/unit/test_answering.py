@@ -1402,3 +1402,13 @@ def test_how_far_ahead_asks_how_long_before() -> None:
     question = "how far ahead of starting do subcontractors have to send in their RAMS"
     # WHEN the offline answerer drafts THEN it does not show it as how far ahead
     assert _drafted(question, "No subcontractor may start work without a signed order.") == []
+
+
+def test_how_long_a_thing_is_kept_is_not_how_soon_it_is_made() -> None:
+    # GIVEN how long accident report forms are kept, and a rule on completing one
+    question = "how long do we keep accident report forms"
+    completed = "Every accident is reported, and an accident report form completed within 24 hours."
+    kept = "Accident report forms are kept for three years."
+    # WHEN the offline answerer drafts THEN only a sentence keeping them answers
+    assert _drafted(question, completed) == []
+    assert _drafted(question, completed, kept) == [kept]

@@ -499,6 +499,11 @@ _THERE_IS_A: Final = re.compile(
     r"(?:\?|$|\b(?:for|on|about|regarding|in|at|when|if|that|which|with|from|of|per)\b)",
     re.IGNORECASE,
 )
+_VALUE_FOR: Final = re.compile(
+    r"\bwhat(?:'s|’s|s| is| are) the (?:[\w'-]+\s+){0,2}?(?:rate|limit|cap|fee|price|cost|"
+    r"allowance)s?\s+for\s+(?P<what>[^?.!]+)",
+    re.IGNORECASE,
+)
 # "Is there a way to opt out?" asks how: "You can unsubscribe ..." names no way.
 _MEANS: Final = frozenset(
     content_terms("way option possibility process method means chance need requirement reason")
@@ -590,6 +595,12 @@ def can_answer(
             # the claim" says how much of what, never how much the fees are
             sentence = AN_AMOUNT_OF_TIME.sub(" ", sentence)
         return bool(numbers(sentence)) or AMOUNT_WORDS.search(sentence) is not None
+    # A value of what it is asked for: "whats the hourly rate for a room attendant" is not
+    # answered by "Hours worked beyond 40 ... are paid at 1.25 times the basic hourly rate."
+    value_for = _VALUE_FOR.search(question)
+    for_what = content_terms(value_for.group("what")) if value_for else []
+    if for_what and for_what[-1] not in content_terms(sentence):
+        return False  # nor by a room service rule: an attendant is who it is for
     there_is = _THERE_IS_A.search(question)
     if there_is and not money:
         thing = content_terms(there_is.group("thing"))

@@ -103,6 +103,16 @@ _ENDS_KEEPING: Final = re.compile(
 )
 
 
+# What keeping a thing, or ending it, is written as.
+_KEEPING: Final = frozenset(
+    content_terms(
+        "keep kept retain retained store stored hold held archive archived delete deleted "
+        "destroy destroyed erase erased purge purged overwritten shred shredded anonymised "
+        "anonymized dispose disposed remove removed"
+    )
+)
+
+
 class ExtractiveAnswerer:
     def __init__(self, settings: AnswerSettings) -> None:
         self._settings = settings
@@ -213,6 +223,10 @@ class ExtractiveAnswerer:
         # applicants is deleted 6 months after ..." for how long applicants' CVs are kept.
         if _KEEP in query and _ENDS_KEEPING.search(span.text):
             held = held | {_KEEP}
+        elif _KEEP in query and terms.isdisjoint(_KEEPING):
+            # how long a thing is kept is not how soon it is made: "an accident report form
+            # completed within 24 hours" does not say how long the forms are kept
+            return False
         core = set(content_terms(condition_aside(asked))) & query or query  # "when I'm out"
         # A count of the thing counted, with more of the question, is about it: "are issued
         # with five tunics" for how many tunics a new hygienist gets.
