@@ -1412,3 +1412,36 @@ def test_how_long_a_thing_is_kept_is_not_how_soon_it_is_made() -> None:
     # WHEN the offline answerer drafts THEN only a sentence keeping them answers
     assert _drafted(question, completed) == []
     assert _drafted(question, completed, kept) == [kept]
+
+
+def test_who_does_it_is_the_doer_not_a_role_defined_as_for_it() -> None:
+    # GIVEN who may issue a permit, the role defined as there to issue them, and the rule
+    question = "who can issue a permit to work"
+    role = (
+        "An Authorised Person is a supervisor trained and appointed in writing by the Head of "
+        "Health and Safety to issue permits to work."
+    )
+    rule = "Permits are issued by the Site Manager or an Authorised Person."
+    # WHEN the offline answerer drafts THEN the rule saying who issues them answers
+    assert _drafted(question, role, rule) == [rule]
+
+
+def test_a_later_part_in_short_words_is_answered_in_the_evidence_s() -> None:
+    # GIVEN a question in two parts, the second saying "hrs" and "good for" of "it"
+    question = "who can issue a permit to work and how many hrs is it good for"
+    rule = (
+        "Permits are issued by the Site Manager or an Authorised Person and are valid for one "
+        "shift only, up to a maximum of 12 hours."
+    )
+    # WHEN the offline answerer drafts THEN the one sentence answers both, and no part is left
+    sentences, unanswered = ExtractiveAnswerer(AnswerSettings()).answer_parts(
+        question,
+        [
+            span.model_copy(update={"similarity": 0.6})
+            for span in select_spans(
+                question, [SearchHit(chunk=make_chunk(rule, doc_id="p"), score=1.0)], 4
+            )
+        ],
+    )
+    assert [sentence.text for sentence in sentences] == [rule]
+    assert unanswered == []

@@ -66,6 +66,8 @@ def test_a_word_near_two_evidence_words_of_different_stems_stays() -> None:
         ("how long do we hang on to a jumper", "how long do we keep a jumper"),
         ("who do I ring", "who do I call"),
         ("the most I can spend in one go", "the most I can spend per transaction"),
+        ("how many hrs is it good for?", "how many hours is it valid for?"),
+        ("is it good for you", "is it good for you"),
         ("can the porter look back through the recordings", "can the porter review the recordings"),
         ("a guest left a ring in room 214", "a guest left a ring in room 214"),
         ("how much cover does a subbie need", "how much cover does a subcontractor need"),

@@ -147,9 +147,11 @@ class ExtractiveAnswerer:
         sentences: list[DraftSentence] = []
         unanswered: list[str] = []
         seen: set[str] = set()
+        texts = [span.text for span in evidence]
         for written, read in parts_written_and_read(question):
-            own = own_words(written, read)
-            read = corrected(read, (span.text for span in evidence))  # "investigaton"
+            # "investigaton", "hrs": the part read in the evidence's words, its own words too
+            own = own_words(corrected(written, texts), corrected(read, texts))
+            read = corrected(read, texts)
             # A part asking only how fast (long, often) asks it of the parts before: "who do I
             # tell and how fast?" is answered by the sentence saying whom, if it says how fast.
             answer = [s for s in sentences if can_answer(read, s.text)] if asks_only(read) else []
@@ -326,7 +328,8 @@ class ExtractiveAnswerer:
                 # Someone doing it before the thing or the title: "... reviewed by the CISO"
                 # before "The review records ..." for who reviews the plan.
                 doing_it = [item for item in statements if does_it(action, item[0].text)]
-                statements = doing_it or statements
+                done = [item for item in doing_it if does_it(action, item[0].text, done=True)]
+                statements = done or doing_it or statements
                 # Asked after its case ("I forgot a claim ... - who approves it?"), a doer answers.
                 if asks_after_its_case(question):
                     doers = {span.span_id for span, _ in doing_it}

@@ -79,6 +79,7 @@ _SHORT_FORMS: Final = tuple(
         (r"\bnicked\b", "stolen"),  # said, not written
         (r"\bhang(?:ing)?\s+on\s+to\b", "keep"),  # "how long do we hang on to a jumper"
         (r"\bin\s+one\s+go\b", "per transaction"),  # "the most I can spend in one go"
+        (r"\bgood\s+for(?=\W*$)", "valid for"),  # "how many hrs is it good for"
         (r"\b(?:look|go)(?:ing)?\s+(?:back\s+)?through\b", "review"),  # "look back through"
         # ringing someone is calling them; "a ring" is jewellery
         (r"(?:(?<=\bi )|(?<=\bwe )|(?<=\byou )|(?<=\bto ))ring\b", "call"),

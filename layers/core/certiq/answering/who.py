@@ -76,16 +76,19 @@ _DETERMINERS: Final = frozenset(
 )
 
 
-def does_it(action: str, sentence: str) -> bool:
+def does_it(action: str, sentence: str, *, done: bool = False) -> bool:
     """The sentence names the action as something done (a verb, or its noun after "by", in a
     passive or before "of" its doer), not as a thing after a determiner ("The review records
     ...") nor as a word of a title ("The Communications Lead ...", capitalised after the
-    sentence's first word)."""
+    sentence's first word). ``done``: not only as what someone is for ("An Authorised Person is
+    a supervisor appointed ... to issue permits" says what the role is, not who issues them)."""
     written = written_words(sentence)
     for index, word in enumerate(written):
         if not names_the_action(action, content_terms(word)):
             continue
         before = written[index - 1].lower() if index else ""
+        if done and before == "to":
+            continue
         after = written[index + 1].lower() if index + 1 < len(written) else ""
         titled = index > 0 and word[:1].isupper()
         # "... paid only with the approval of the Finance Director": the noun and its doer
