@@ -3,8 +3,8 @@
 Ingests the demo's sample PDFs into a temporary data directory and asks every question of
 tests/data/answerability/demo_questions.jsonl through the local runtime (the real ASL, steps
 and stores), reuse off. ``--documents heldout`` asks heldout_questions.jsonl of the held-out
-documents (scripts/heldout_documents.py) instead, ``heldout-b`` to ``-j`` the _b to
-_j sets (scripts/heldout_documents_b.py, ...): other organisations' policies, written with their
+documents (scripts/heldout_documents.py) instead, ``heldout-b`` to ``-l`` the _b to
+_l sets (scripts/heldout_documents_b.py, ...): other organisations' policies, written with their
 questions before the answerer was ever run on them. For questions the documents answer: right
 (a shown statement holds the answering words), wrong (statements shown, none of them the
 answer) or abstained. For questions they do not answer: abstained (the right outcome) or
@@ -43,6 +43,8 @@ QUESTIONS = {
     "heldout-h": DATA / "heldout_h_questions.jsonl",
     "heldout-i": DATA / "heldout_i_questions.jsonl",
     "heldout-j": DATA / "heldout_j_questions.jsonl",
+    "heldout-k": DATA / "heldout_k_questions.jsonl",
+    "heldout-l": DATA / "heldout_l_questions.jsonl",
 }
 
 

@@ -26,6 +26,8 @@ SETS = {
     "heldout_h_questions.jsonl": "heldout_documents_h",
     "heldout_i_questions.jsonl": "heldout_documents_i",
     "heldout_j_questions.jsonl": "heldout_documents_j",
+    "heldout_k_questions.jsonl": "heldout_documents_k",
+    "heldout_l_questions.jsonl": "heldout_documents_l",
 }
 
 
