@@ -328,8 +328,8 @@ class ExtractiveAnswerer:
                 # Someone doing it before the thing or the title: "... reviewed by the CISO"
                 # before "The review records ..." for who reviews the plan.
                 doing_it = [item for item in statements if does_it(action, item[0].text)]
-                done = [item for item in doing_it if does_it(action, item[0].text, done=True)]
-                statements = done or doing_it or statements
+                acting = [item for item in doing_it if does_it(action, item[0].text, done=True)]
+                statements = acting or doing_it or statements
                 # Asked after its case ("I forgot a claim ... - who approves it?"), a doer answers.
                 if asks_after_its_case(question):
                     doers = {span.span_id for span, _ in doing_it}
