@@ -8,14 +8,13 @@ from certiq.answering.actions import (
     action_asked,
     does_the_action,
 )
+from certiq.answering.another import about_another, coordinated_terms
 from certiq.answering.answer_types import (
-    about_another,
     answers_when,
     answers_where,
     asks_for_amount,
     asks_what_it_is,
     can_answer,
-    coordinated_terms,
     defined_term,
     kind_asked,
     names_someone,
@@ -690,3 +689,29 @@ def test_the_most_one_may_spend_is_an_amount() -> None:
     assert asks_for_amount("whats the most i can spend on the fuel card in one go")
     assert asks_for_amount("what's the max fee for a late return")
     assert not asks_for_amount("what is the most important rule")
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "answers"),
+    [
+        # whether something is liable: a sentence naming liability, not one on breaches
+        (
+            "is the supplier liable for data breaches",
+            "The DPO must be informed of any suspected personal data breach within 24 hours.",
+            False,
+        ),
+        (
+            "is the supplier liable for data breaches",
+            "The liability of each party is capped at the fees paid in the 12 months.",
+            True,
+        ),
+        # "refundable" is named by refunds
+        ("Is the deposit refundable?", "Deposits are refunded less a £100 fee.", True),
+        # an adjective before its noun is no predicate
+        ("Are visible tattoos OK for clinical staff?", "Tattoos must be covered.", True),
+    ],
+)
+def test_whether_something_is_liable_is_answered_by_a_sentence_naming_it(
+    question: str, sentence: str, answers: bool
+) -> None:
+    assert can_answer(question, sentence) is answers

@@ -134,6 +134,15 @@ def test_a_difference_is_asked_as_what_each_is(question: str, parts: list[str]) 
             "I'm on a 7 hour shift, do I get a break and is it paid?",
             ["I'm on a 7 hour shift, do I get a break", "is a break paid?"],
         ),
+        # and after a quantity of something it has
+        (
+            "how many characters does a password need at least, and how often do I have to "
+            "change it",
+            [
+                "how many characters does a password need at least",
+                "how often do I have to change a password",
+            ],
+        ),
         # the first part saying no plain subject, "it" stays as written
         ("Who approves it; when is it renewed?", ["Who approves it", "when is it renewed?"]),
     ],

@@ -14,7 +14,6 @@ rules were written from the demo's questions, not fitted on PolicyQA.
 
 from __future__ import annotations
 
-import itertools
 import re
 from typing import Final
 
@@ -23,6 +22,13 @@ from certiq.answering.amounts import (
     bands_stated,
     holds_an_amount_asked,
     names_what_is_paid_for,
+)
+from certiq.answering.another import (
+    DETERMINERS,
+    NOT_IN_A_NAME,
+    a_plural,
+    about_another,
+    coordinated_terms,
 )
 from certiq.answering.kinds import names_kind
 from certiq.answering.stated import (
@@ -37,7 +43,7 @@ from certiq.answering.stated import (
     contact_asked,
     names_another_place,
 )
-from certiq.text import STOPWORDS, content_terms, numbers, stem, words, written_words
+from certiq.text import content_terms, numbers, stem, words
 
 # Asking for an amount: only a sentence with a number (or a number word) can answer.
 AMOUNT_ASKED: Final = re.compile(
@@ -147,19 +153,9 @@ _GENERIC_KINDS: Final = frozenset(
         """.split(),
     ]
 )
-_DETERMINERS: Final = frozenset(
-    "the a an my your our their his her its this that these those".split()
-)
 _PREPOSITIONS: Final = frozenset(
     "behind towards toward regarding under between within after before during per via against"
     " into over across around upon".split()
-)
-_NOT_IN_A_NAME: Final = frozenset(
-    """
-    is are was were be been do does did must can could may might should shall will would has
-    have had the a an my your our their his her its this that these those i you we they it he
-    she me us them of to for with in on at by from about as if or and not
-    """.split()
 )
 # Who: a sentence names someone when it holds a role or party word, or a capitalised name
 # after its first word.
@@ -207,102 +203,6 @@ def defined_term(sentence: str) -> str | None:
     return match.group(1) if match else None
 
 
-_STOPWORD_STEMS: Final = frozenset(stem(word) for word in STOPWORDS)
-
-
-_SUBJECT_PRONOUNS: Final = frozenset("i we you they he she".split())
-_GETS: Final = frozenset("get gets got getting".split())
-
-
-_PHRASE_BREAK: Final = re.compile(r"[,;:()]")
-_COUNT: Final = re.compile(rf"[\d.,]+|{NUMBER_WORDS}", re.IGNORECASE)
-_STATE: Final = re.compile(r"(?!un|non|hundred)[a-z]{2,}[^\We\d_]ed", re.IGNORECASE)
-
-
-def about_another(
-    asked: str,
-    sentence: str,
-    *,
-    names_only: bool = False,
-    kind: str | None = None,
-    alternatives: frozenset[str] = frozenset(),
-) -> bool:
-    """What is asked about names a thing by two words ("visitor logs", "the Manchester office")
-    and the sentence names another of its kind ("Application and security logs", "the Leeds
-    office"): the noun is there, the word before it in the question is not, and another word
-    stands before it in the sentence. What the sentence says of security logs is no answer
-    about visitor logs. A capitalised word is such a word only after a determiner ("the
-    Manchester office", not "Does TED use cookies?"); ``names_only``: only such a word is read,
-    as any question may name one; ``kind``: only the kind of thing asked for is read ("the
-    encryption standard" is not "NIST 800-88 standard"); ``alternatives``: things asked about
-    together, each of which names no other ("a SEV1 or a SEV2 page": a SEV1 page is one)."""
-    tokens = written_words(asked)
-    question_words = [stem(token.lower()) for token in tokens]
-    sentence_words = [stem(word) for word in words(sentence)]
-    present = {*sentence_words, *content_terms(sentence)}  # "full-disk": full, disk
-    before: dict[str, set[str]] = {}
-    # within a phrase: in "Dental nurses, hygienists and therapists" nurses are no kind of
-    # hygienist
-    for phrase in _PHRASE_BREAK.split(sentence):
-        for previous, word in itertools.pairwise(words(phrase)):
-            before.setdefault(stem(word), set()).add(previous)
-    for index, (modifier, noun) in enumerate(itertools.pairwise(question_words)):
-        if tokens[index][0].isupper():
-            # A name modifies a noun after a determiner ("the Manchester office"), an acronym
-            # one in the plural ("HR records", "IT systems"); otherwise a capitalised word is
-            # the subject ("Does TED use cookies?").
-            acronym = tokens[index].isupper() and _a_plural(tokens[index + 1].lower())
-            if not acronym and (index == 0 or tokens[index - 1].lower() not in _DETERMINERS):
-                continue
-        elif names_only and kind is None:
-            continue
-        if kind is not None and noun != kind:
-            continue
-        if index and tokens[index - 1].lower() in _SUBJECT_PRONOUNS:
-            continue  # "do we keep data about ...": a verb after its subject names no kind
-        if tokens[index].lower() in _GETS:
-            continue  # "get paid" is a passive: "Fair Payment" is no other kind of paying
-        if modifier in _STOPWORD_STEMS or noun in _STOPWORD_STEMS or modifier in present:
-            continue
-        if len(modifier) < 2:  # a letter: "how long r logs kept" asks of logs, not "r logs"
-            continue
-        # A participle says what state a thing is in, not which kind it is: "Recorded
-        # footage" is CCTV footage, unless the question names a state too ("archived emails");
-        # a number says how many ("4 swaps" are shift swaps).
-        stated = bool(_STATE.fullmatch(tokens[index]))
-        kinds = {
-            stem(w)
-            for w in before.get(noun, ())
-            if (stated or not _STATE.fullmatch(w)) and not _COUNT.fullmatch(w)
-        }
-        if any(w not in _STOPWORD_STEMS and w not in alternatives for w in kinds):
-            return True
-    return False
-
-
-# Two things asked about together, a word each: "invoices and backups", "logs or backups".
-# A word may hold digits ("the SEV1 or the SEV2 page"), after a determiner; two things compared
-# are asked about together too ("Are backups kept longer than support tickets?").
-_COORDINATED: Final = re.compile(
-    r"\b([^\W_]*[^\W\d_][^\W_]*) (?:and|or) (?:the |an? )?([^\W_]*[^\W\d_][^\W_]*)\b"
-    r"|^\W*(?:are|is|were|was)\s+(?:the\s+)?([^\W_]+)\s+\w+\s+(?:longer|shorter)\s+than\s+"
-    r"(?:the\s+)?((?:[^\W_]+\s+)?[^\W_]+)\W*$",
-    re.IGNORECASE,
-)
-
-
-def coordinated_terms(asked: str) -> set[str]:
-    """The terms of things asked about together ("How long are invoices and backups kept?":
-    invoice and backup), each of which another sentence may answer for."""
-    together = ([word for word in match.groups() if word] for match in _COORDINATED.finditer(asked))
-    return {
-        term
-        for things in together
-        if all(content_terms(word) for word in things)
-        for term in content_terms(" ".join(things))
-    }
-
-
 def kind_asked(question: str) -> str | None:
     """The stemmed word naming the kind of thing a "which" question asks for, or None:
     "Which cloud provider hosts ...?" asks for a provider. "What X" followed by a verb, and
@@ -327,14 +227,14 @@ def kind_asked(question: str) -> str | None:
     for index, word in enumerate(following):
         if (word.endswith(("'s", "\u2019s")) or word in owners) and not name:
             continue  # "the company's policy" names a policy
-        if word in _NOT_IN_A_NAME or word in _PREPOSITIONS or len(name) == 2:
+        if word in NOT_IN_A_NAME or word in _PREPOSITIONS or len(name) == 2:
             break
         after = following[index + 1] if index + 1 < len(following) else ""
-        if name and word.endswith("s") and (after in _DETERMINERS or _a_plural(after)):
+        if name and word.endswith("s") and (after in DETERMINERS or a_plural(after)):
             # "Which law governs the agreement?", "Which court settles disputes?": the verb, a
             # law and a court are asked for.
             break
-        if name and _a_plural(name[-1]):
+        if name and a_plural(name[-1]):
             break  # "Which services need MFA?": a plural is the kind; "need" is the verb
         name.append(word)
     # "What are the ways third parties ...?" asks for ways, "Which systems require MFA?" for
@@ -353,11 +253,6 @@ _LISTED: Final = frozenset(
 )
 
 
-def _a_plural(word: str) -> bool:
-    return word not in _NOT_IN_A_NAME and _PLURAL.search(word) is not None
-
-
-_PLURAL: Final = re.compile(r"[^su]s$")
 _PLURAL_OWNER: Final = re.compile(r"\b(\w+s)['\u2019](?!\w)")
 
 
@@ -375,11 +270,11 @@ def counted_kind(question: str) -> str | None:
     """The stemmed word naming what a "how many" or "how much" question counts, or None:
     "How many characters must a password have?" counts characters."""
     match = _HOW_MANY.search(question)
-    if match is None or match.group(1).lower() in _NOT_IN_A_NAME:
+    if match is None or match.group(1).lower() in NOT_IN_A_NAME:
         return None
     # A compound counts its last noun: "how many shift swaps" counts swaps.
     head = match.group(2)
-    if head is not None and _a_plural(head.lower()) and not _a_plural(match.group(1).lower()):
+    if head is not None and a_plural(head.lower()) and not a_plural(match.group(1).lower()):
         return stem(head.lower())
     return stem(match.group(1).lower())
 
@@ -504,6 +399,28 @@ _VALUE_FOR: Final = re.compile(
     r"allowance)s?\s+for\s+(?P<what>[^?.!]+)",
     re.IGNORECASE,
 )
+# after the subject, not before a noun: "Are visible tattoos OK" asks whether they are OK
+_ABLE_PREDICATE: Final = re.compile(
+    r"^\W*(?:is|are|was|were|will)\b[^?,;]*?\b([a-z]{2,}(?:able|ible))"
+    r"(?=\s*(?:$|[?.!,;]|\b(?:for|to|on|in|if|when|under|after|by|at|and|or)\b))",
+    re.IGNORECASE,
+)
+
+
+# Words a sentence says in many other ways: "publicly available" information is "public", an
+# applicable choice one "you may make", an acceptable use one "allowed".
+_SAID_OTHERWISE: Final = frozenset(
+    "available applicable possible acceptable suitable reasonable responsible".split()
+)
+
+
+def _names_the_predicate(word: str, sentence: str) -> bool:
+    """The sentence names the word, or what it is able to be: "refundable" by "refund"."""
+    terms = content_terms(sentence)
+    base = stem(word[:-4])
+    return stem(word) in terms or (len(base) >= 4 and any(t.startswith(base) for t in terms))
+
+
 # "Is there a way to opt out?" asks how: "You can unsubscribe ..." names no way.
 _MEANS: Final = frozenset(
     content_terms("way option possibility process method means chance need requirement reason")
@@ -601,6 +518,12 @@ def can_answer(
     for_what = content_terms(value_for.group("what")) if value_for else []
     if for_what and for_what[-1] not in content_terms(sentence):
         return False  # nor by a room service rule: an attendant is who it is for
+    # Whether something is liable (eligible, refundable): a sentence saying so names it, or
+    # its noun ("liability"); one on breaches that names no liability says nothing of it.
+    predicate = _ABLE_PREDICATE.match(question)
+    word = predicate.group(1).lower() if predicate else ""
+    if word and word not in _SAID_OTHERWISE and not _names_the_predicate(word, sentence):
+        return False
     there_is = _THERE_IS_A.search(question)
     if there_is and not money:
         thing = content_terms(there_is.group("thing"))

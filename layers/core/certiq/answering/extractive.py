@@ -17,14 +17,13 @@ from certiq.answering.actions import (
     with_the_action,
 )
 from certiq.answering.amounts import terms_with_amounts
+from certiq.answering.another import about_another, coordinated_terms
 from certiq.answering.answer_types import (
-    about_another,
     answers_when,
     answers_where,
     asks_for_a_quantity,
     asks_who,
     can_answer,
-    coordinated_terms,
     counted_kind,
     defined_term,
     names_someone,

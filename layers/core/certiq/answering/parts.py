@@ -174,6 +174,13 @@ _ASKED_OF_WHO_ACTS: Final = re.compile(
     r"(?P<subject>[\w'’ -]+?)\s*[?.!,]*\s*$",
     re.IGNORECASE,
 )
+# ... and "how many characters does a password need" (a quantity of something it has).
+_ASKED_OF_HOW_MANY: Final = re.compile(
+    r"^\s*how\s+(?:many|much|long|often)\s+(?:[\w-]+\s+)?(?:does|do|must|should|can|will)\s+"
+    r"(?P<subject>(?:a|an|the|my|our|your)\s+[\w'’-]+(?:\s+[\w'’-]+)?)\s+"
+    r"(?:need|have|get|require|take|last|cost)\b",
+    re.IGNORECASE,
+)
 # ... and "I'm on a 7 hour shift, do I get a break" (whether one is given something).
 _ASKED_OF_GETTING: Final = re.compile(
     r"\b(?:do|does|can|will|would|may|should)\s+(?:i|we|you|they|staff|employees)\s+"
@@ -193,6 +200,7 @@ def _naming_what_it_stands_for(part: str, first: str) -> str:
         or _ASKED_OF_WHO_ACTS.match(first)
         or _ASKED_OF_YES_NO.match(first)
         or _ASKED_OF_GETTING.search(first)
+        or _ASKED_OF_HOW_MANY.match(first)
     )
     if asked is None:
         return part
