@@ -613,6 +613,17 @@ def test_drafting_a_statement_is_writing_it() -> None:
     assert not does_the_action(action, "Nobody else may speak to the press about an incident.")
 
 
+def test_holding_a_register_is_keeping_it() -> None:
+    # GIVEN who keeps the gifts register, and the rule naming who holds it
+    action = action_asked("Who keeps the gifts and hospitality register?")
+    rule = "The register is held by Legal and Democratic Services."
+    # THEN holding (or maintaining) it is the keeping asked of
+    assert action is not None
+    assert does_the_action(action, rule)
+    assert does_the_action(action, "The Civic Office maintains the register.")
+    assert not does_the_action(action, "Gifts worth £25 or more are entered in the register.")
+
+
 def test_a_word_beginning_as_an_action_does_is_not_doing_it() -> None:
     # GIVEN who signs off, and a purpose naming regulators (an "authority" to the stemmer)
     purpose = "This plan describes how we notify customers and regulators."

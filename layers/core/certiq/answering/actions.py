@@ -62,6 +62,8 @@ _ALIKE_ACTIONS: Final = tuple(
         # Setting an account up is opening or creating one.
         "set open creat",
         "log recor",
+        # A register is kept by whoever holds or maintains it.
+        "keep kept hold held maint",
         # Wiping footage after 31 days is deleting it, or overwriting it.
         "delet destr erase purge wip overw shred",
     )

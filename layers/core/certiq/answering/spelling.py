@@ -80,6 +80,11 @@ _SHORT_FORMS: Final = tuple(
         (r"\bhang(?:ing)?\s+on\s+to\b", "keep"),  # "how long do we hang on to a jumper"
         (r"\bin\s+one\s+go\b", "per transaction"),  # "the most I can spend in one go"
         (r"\bgood\s+for(?=\W*$)", "valid for"),  # "how many hrs is it good for"
+        (r"\b(?:broken|broke|breaks?|breaking)\s+down\b", "breakdown"),  # "the car broke down"
+        (r"\bturn(?:s|ed|ing)?\s+down\b", "refuse"),  # "can my boss turn down my leave"
+        (r"\bexplain\s+why\b", "give a reason"),
+        (r"\bboss\b", "manager"),
+        (r"\bbosses\b", "managers"),
         (r"\b(?:look|go)(?:ing)?\s+(?:back\s+)?through\b", "review"),  # "look back through"
         # ringing someone is calling them; "a ring" is jewellery
         (r"(?:(?<=\bi )|(?<=\bwe )|(?<=\byou )|(?<=\bto ))ring\b", "call"),
