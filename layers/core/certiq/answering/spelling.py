@@ -83,6 +83,9 @@ _SHORT_FORMS: Final = tuple(
         (r"\b(?:broken|broke|breaks?|breaking)\s+down\b", "breakdown"),  # "the car broke down"
         (r"\bturn(?:s|ed|ing)?\s+down\b", "refuse"),  # "can my boss turn down my leave"
         (r"\bexplain\s+why\b", "give a reason"),
+        (r"\b(parking|speeding)\s+ticket(s?)\b", r"\1 fine\2"),  # a ticket a driver is given
+        # "I give a colleague a lift": carrying a passenger
+        (r"\bgiv(?:e|es|ing)\s+(?:\w+\s+){0,2}?a\s+lift\b", "carry a passenger"),
         (r"\bboss\b", "manager"),
         (r"\bbosses\b", "managers"),
         (r"\b(?:look|go)(?:ing)?\s+(?:back\s+)?through\b", "review"),  # "look back through"
