@@ -154,6 +154,10 @@ def test_a_period_asked_of_is_held_by_a_band_of_time(
         ("probe reads 3 degrees in iced water", "It must read between -1°C and 1°C.", False),
         # a temperature stated without a band is no band
         ("the fridge is showing 10 degrees", "Food is reheated to 75°C.", None),
+        # and a grade is in the band of grades a rule is for, or not
+        ("I'm grade 8, can I do bar work?", "Employees on grade 7 and above must ask.", True),
+        ("I'm grade 8, can I do bar work?", "Staff below grade 7 need only tell a manager.", False),
+        ("Who signs off a new band 7 role?", "Posts graded at band 6 or above need the FD.", True),
     ],
 )
 def test_hours_and_temperatures_asked_of_are_held_by_bands_of_them(

@@ -9,7 +9,8 @@ shares no word with the band holding it. A sentence whose band holds the amount 
 about it; one stating only bands that do not hold it is about other amounts, and no answer.
 A period is a band only after words that make it one ("up to 24 months", "more than 30 days"):
 "at least six weeks before departure" is a deadline, not a band of trips. Temperatures are
-read the same way: "If a fridge reads above 8°C, ..." is about a fridge showing 10 degrees.
+read the same way: "If a fridge reads above 8°C, ..." is about a fridge showing 10 degrees, and
+so are grades: "Employees on grade 7 and above must ..." is about someone on grade 8.
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ _PERIOD: Final = re.compile(
     re.IGNORECASE,
 )
 _DAYS: Final = {"minute": 1 / 1440, "hour": 1 / 24, "day": 1, "week": 7, "month": 30, "year": 365}
+# "grade 8", "band 6", "level 3": a pay grade, read against "band 6 or above"
+_GRADE: Final = re.compile(r"\b(?:grade|band|level)\s+(?P<number>\d{1,2})\b", re.IGNORECASE)
 # "8°C", "-18°C", "10 degrees", "63 °C"
 _TEMPERATURE: Final = re.compile(
     rf"(?<![\w.])(?P<number>-?{_NUMBER})\s?(?:°\s?[CF]\b|°|degrees?\b(?:\s+[CF]\b)?)", re.I
@@ -105,7 +108,7 @@ def amount_terms(question: str) -> frozenset[str]:
     temperatures ("10", "degrees")."""
     return frozenset(
         term
-        for pattern in (_MONEY, _TEMPERATURE)
+        for pattern in (_MONEY, _TEMPERATURE, _GRADE)
         for match in pattern.finditer(question)
         for term in content_terms(match.group(0))
     )
@@ -156,17 +159,18 @@ def _bands(
 
 
 def holds_an_amount_asked(question: str, sentence: str) -> bool | None:
-    """True when a band the sentence states holds an amount (of money, else a temperature,
-    else a period of time) the question names, False when it states bands and none holds one,
+    """True when a band the sentence states holds an amount (of money, else a temperature or a
+    grade, else a period of time) the question names, False when it states bands and none holds one,
     None when either names none."""
     asked = _asked_amounts(question)
     bands = bands_stated(sentence)
     if asked and bands:
         return any(band.holds(amount) for band in bands for amount in asked)
-    temperatures = [_temperature(match) for match in _TEMPERATURE.finditer(question)]
-    temperature_bands = _bands(sentence, _TEMPERATURE, _temperature, scaled=False)
-    if temperatures and temperature_bands:
-        return any(band.holds(degrees) for band in temperature_bands for degrees in temperatures)
+    for pattern in (_TEMPERATURE, _GRADE):
+        values = [_stated_number(match) for match in pattern.finditer(question)]
+        value_bands = _bands(sentence, pattern, _stated_number, scaled=False)
+        if values and value_bands:
+            return any(band.holds(value) for band in value_bands for value in values)
     periods = _periods_named(question)
     period_bands = _period_bands(sentence)
     if not periods or not period_bands:
@@ -228,7 +232,7 @@ def _period_bands(sentence: str) -> list[Band]:
     return bands
 
 
-def _temperature(match: re.Match[str]) -> float:
+def _stated_number(match: re.Match[str]) -> float:
     return float(match.group("number").replace(",", ""))
 
 
