@@ -78,7 +78,7 @@ class Band:
     high: float
     low_included: bool = True
     high_included: bool = True
-    scaled: bool = True  # an amount, not a temperature, whose scale a band's end tells
+    scaled: bool = True  # money, whose scale a band's end tells; not a temperature or a grade
 
     def holds(self, amount: float) -> bool:
         """The amount is in the band, and an open band's one end of a scaled amount is within
@@ -104,8 +104,8 @@ def amounts_named(text: str) -> list[float]:
 
 
 def amount_terms(question: str) -> frozenset[str]:
-    """The content terms that write the question's amounts ("30k", "150,000", "million") and
-    temperatures ("10", "degrees")."""
+    """The content terms that write the question's amounts ("30k", "150,000", "million"),
+    temperatures ("10", "degrees") and grades ("grade", "8")."""
     return frozenset(
         term
         for pattern in (_MONEY, _TEMPERATURE, _GRADE)
@@ -115,6 +115,7 @@ def amount_terms(question: str) -> frozenset[str]:
 
 
 def states_a_temperature(sentence: str) -> bool:
+    """The sentence states a temperature ("5°C", "21 degrees")."""
     return _TEMPERATURE.search(sentence) is not None
 
 
@@ -160,8 +161,8 @@ def _bands(
 
 def holds_an_amount_asked(question: str, sentence: str) -> bool | None:
     """True when a band the sentence states holds an amount (of money, else a temperature or a
-    grade, else a period of time) the question names, False when it states bands and none holds one,
-    None when either names none."""
+    grade, else a period of time) the question names, False when it states bands and none
+    holds one, None when either names none."""
     asked = _asked_amounts(question)
     bands = bands_stated(sentence)
     if asked and bands:
