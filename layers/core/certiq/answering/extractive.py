@@ -94,22 +94,18 @@ _ABOUT_THE_DOCUMENT = re.compile(
 # questions in 3,809, too few to fit it on.
 QUANTITY_OVERLAP = 0.5
 _KEEP: Final = stem("keep")
+# What ends keeping a thing.
+_ENDED: Final = "deleted destroyed erased purged anonymised anonymized overwritten shredded"
 # Deleted, destroyed or overwritten after or within a period: not "suspends deletion".
 _ENDS_KEEPING: Final = re.compile(
-    r"\b(?:deleted|destroyed|erased|purged|anonymi[sz]ed|overwritten|shredded)\s+"
-    r"(?:[\w-]+\s+){0,3}?(?:after|within|\d)",
+    rf"\b(?:{'|'.join(_ENDED.split())})\s+(?:[\w-]+\s+){{0,3}}?(?:after|within|\d)",
     re.IGNORECASE,
 )
 
 
-# What keeping a thing, or ending it, is written as.
-_KEEPING: Final = frozenset(
-    content_terms(
-        "keep kept retain retained store stored hold held archive archived delete deleted "
-        "destroy destroyed erase erased purge purged overwritten shred shredded anonymised "
-        "anonymized dispose disposed remove removed"
-    )
-)
+# What keeping a thing, or ending it, is written as (content terms meet "retain" and "store"
+# with "keep", and a verb with its past).
+_KEEPING: Final = frozenset(content_terms(f"keep hold archive dispose remove shred {_ENDED}"))
 
 
 class ExtractiveAnswerer:
