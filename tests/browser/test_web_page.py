@@ -173,6 +173,11 @@ def test_an_answer_opens_its_cited_box_survives_a_reload_and_shows_a_deleted_fil
     assert "claim-verified" in (claim.get_attribute("class") or "")
     claim.focus()
     assert claim.locator(".claim-tip").is_visible()
+    # AND, answered offline, it says what Verified checks of a quote and leaves to the reader
+    note = page.locator(".answer-note")
+    assert note.count() == 1
+    assert "Quoted offline" in note.inner_text()
+    assert "for you to judge" in note.inner_text()
 
     # AND the conversation in the URL has the response the page shows
     conversation_id = page.evaluate("new URL(location.href).searchParams.get('c')")

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 from jsonschema import Draft7Validator
 
-from certiq.cli import RELATED_READING, main
+from certiq.cli import QUOTED_OFFLINE, RELATED_READING, main
 from certiq.schemas import load
 from certiq.steps.persist import NO_SENTENCE_BUT_TABLE
 from tests.conftest import SCHEDULE_ROWS, MakePdf, build_table_pdf
@@ -127,6 +127,8 @@ def test_ask_readable_output_names_file_page_box_and_quote(tmp_path: Path, libra
     assert "[C1] retention.pdf, page 1, box (" in output
     assert f'"{FACT}"' in output
     assert "Certificate: cert-" in output
+    # AND, answered offline, it says what VERIFIED checks of a quote and leaves to the reader
+    assert f"({QUOTED_OFFLINE})" in output.split("Answer:")[1].split("Claims:")[0]
 
 
 def test_an_unanswered_question_says_so_and_offers_the_closest_passages_as_reading(
@@ -141,7 +143,7 @@ def test_an_unanswered_question_says_so_and_offers_the_closest_passages_as_readi
     assert "Outcome:  NOT_STATED" in output
     assert RELATED_READING in output
     assert f'"{FACT}"' in output.split(RELATED_READING)[1]
-    assert "VERIFIED" not in output
+    assert "VERIFIED" not in output and QUOTED_OFFLINE not in output
 
 
 def test_a_question_a_table_answers_is_offered_the_row_with_its_cells_named(

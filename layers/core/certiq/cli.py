@@ -253,6 +253,12 @@ def ask_command(
         sys.exit(1)
 
 
+# Offline, every shown sentence is quoted: VERIFIED says the document states it, and only the
+# reader can say whether it answers the question (the web page says the same).
+QUOTED_OFFLINE = (
+    "Quoted offline: VERIFIED means each sentence is the documents' own words."
+    " Whether it answers your question is for you to judge."
+)
 # certiq's judgement, not a proof: the closest passages, none of which it found to answer.
 RELATED_READING = "Related reading (closest passages; none was found to state the answer):"
 # NOT_FOUND_AS_WRITTEN: the question was searched untranslated, so nothing was checked against it.
@@ -274,6 +280,8 @@ def _readable(response: QAResponse) -> str:
         lines.append(f"Reason:   {refusal.reason_code}{refused_by}")
     if response.answer:
         lines += ["", "Answer:", f"  {response.answer}"]
+        if response.answerer == "extractive" and any(s.shown for s in response.statements):
+            lines.append(f"  ({QUOTED_OFFLINE})")
     if response.message:
         lines += ["", f"Note: {response.message}"]
     if response.related:

@@ -194,6 +194,9 @@ function renderAnswer(turn, response) {
   }
   const parts = [];
   if (shown.length || response.answer) parts.push(body);
+  // Offline, every shown sentence is quoted: Verified says the document states it, and only a
+  // reader can say whether it answers the question (the README's held-out figures).
+  if (shown.length && response.answerer === "extractive") parts.push(el("p", { class: "answer-note", text: t("quotedOffline") }));
   if (response.message) parts.push(el("p", { class: "message", text: response.message }));
   if (!shown.length && !response.answer && !response.message) parts.push(el("p", { class: "message", text: t("noAnswer") }));
   if (response.related?.length) parts.push(renderRelated(response, response.related, response.outcome));
