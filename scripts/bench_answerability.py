@@ -34,19 +34,7 @@ DATA = ROOT / "tests" / "data" / "answerability"
 QUESTIONS = {
     "demo": DATA / "demo_questions.jsonl",
     "heldout": DATA / "heldout_questions.jsonl",
-    "heldout-b": DATA / "heldout_b_questions.jsonl",
-    "heldout-c": DATA / "heldout_c_questions.jsonl",
-    "heldout-d": DATA / "heldout_d_questions.jsonl",
-    "heldout-e": DATA / "heldout_e_questions.jsonl",
-    "heldout-f": DATA / "heldout_f_questions.jsonl",
-    "heldout-g": DATA / "heldout_g_questions.jsonl",
-    "heldout-h": DATA / "heldout_h_questions.jsonl",
-    "heldout-i": DATA / "heldout_i_questions.jsonl",
-    "heldout-j": DATA / "heldout_j_questions.jsonl",
-    "heldout-k": DATA / "heldout_k_questions.jsonl",
-    "heldout-l": DATA / "heldout_l_questions.jsonl",
-    "heldout-m": DATA / "heldout_m_questions.jsonl",
-    "heldout-n": DATA / "heldout_n_questions.jsonl",
+    **{f"heldout-{set_}": DATA / f"heldout_{set_}_questions.jsonl" for set_ in "bcdefghijklmn"},
 }
 
 
