@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LABEL = {"entail": 0, "contradict": 1, "neutral": 2, "not_entail": -1}
 # predict()'s label of a rendered state: VERIFIED, BLOCKED, UNVERIFIED -> 0, 1, 2 as in states().
 PREDICTED_INDEX = {"entail": 0, "contradict": 1, "neutral": 2}
-THREE_WAY = ("scifact", "healthver")
+THREE_WAY = ("scifact", "healthver", "contractnli_dev", "contractnli_train")
 # Kept whatever the labelled sets say: they hold no claim cited beside unrelated evidence.
 ALWAYS_GUARDED = ("unrelated",)
 Array = np.ndarray[Any, Any]
@@ -75,6 +75,9 @@ class Predictions:
     def read(cls, path: Path) -> Predictions:
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
         rows = [row for row in rows if row]
+        for row in rows:  # ContractNLI's dev split is reported apart from its train split
+            if row["source"] == "contractnli":
+                row["source"] = "contractnli_" + row["group"].split(":")[1].split("-")[0]
         p = np.asarray([row["p"] for row in rows], dtype=np.float64)
         return cls(
             rows=rows,
@@ -157,7 +160,9 @@ def choose(
     # Blocking withholds a statement: only when contradiction is the more likely reading.
     for t in np.round(np.arange(0.50, 0.991, 0.01), 2):
         figures = measure(p, states(p, t_entail, float(t), guards))
-        score = np.mean([figures[s]["balanced_accuracy"] for s in THREE_WAY if s in figures])
+        score = np.mean(
+            [figures[s]["balanced_accuracy"] for s in THREE_WAY if s in figures and s in sources]
+        )
         if score > best:
             best, t_contradict = float(score), float(t)
     return t_entail, t_contradict
@@ -208,6 +213,82 @@ def sweep(
     return out
 
 
+def held_out_sources(path: Path, guards: Sequence[str], args: argparse.Namespace) -> dict[str, Any]:
+    """Sources no model saw (`train_verifier.py sources`): each is measured at the thresholds
+    chosen on the other held-out sources alone, as a new source would meet thresholds chosen
+    without it; ContractNLI's dev split counts as one source with its train split."""
+    p = Predictions.read(path)
+    family = np.asarray([str(s).split("_")[0] for s in p.source])
+    figures: dict[str, Any] = {}
+    thresholds: dict[str, list[float]] = {}
+    for target in sorted(set(family)):
+        others = p.subset(family != target)
+        t_e, t_c = choose(others, guards, args.max_fcr, sorted(set(others.source)))
+        mine = p.subset(family == target)
+        figures.update(measure(mine, states(mine, t_e, t_c, guards)))
+        thresholds[target] = [t_e, t_c]
+    return {"guards": list(guards), "thresholds_per_source": thresholds, "figures": figures}
+
+
+def calibrate_held_out(args: argparse.Namespace) -> None:
+    """The held-out-sources protocol: guards kept where they help the held-out figures, the
+    shipped thresholds chosen on every held-out source together."""
+    path = args.runs / "heldout.jsonl"
+    p = Predictions.read(path)
+    sources = sorted(set(p.source))
+    optional = [guard for guard in GUARDS if guard not in ALWAYS_GUARDED]
+    combos = [
+        (*c, *ALWAYS_GUARDED)
+        for n in range(len(optional) + 1)
+        for c in itertools.combinations(optional, n)
+    ]
+    runs = {"+".join(c): held_out_sources(path, c, args) for c in combos}
+    for name, result in runs.items():
+        print(json.dumps({"held_out": name, **result["figures"]}))
+
+    def merit(name: str) -> float:
+        figures = runs[name]["figures"]
+        accuracy = np.mean([figures[s]["balanced_accuracy"] for s in sources])
+        overshoot = max(figures[s]["false_certification_rate"] for s in sources) - args.max_fcr
+        return float(accuracy - 5 * max(overshoot, 0.0))
+
+    best = max(reversed(list(runs)), key=merit)
+    guards = tuple(runs[best]["guards"])
+    t_e, t_c = choose(p, guards, args.max_fcr, sources)
+    calibration = Calibration(t_e, t_c, guards)
+    check_runtime(p, calibration, guards)
+    figures = {
+        "protocol": "sources held out from training; thresholds for each chosen on the others",
+        "calibration": {
+            "entail_threshold": t_e,
+            "contradict_threshold": t_c,
+            "guards": list(guards),
+            "max_fcr": args.max_fcr,
+            "chosen_on": sources,
+        },
+        "held_out": runs,
+        "chosen_guards": best,
+        "sweep_held_out": sweep(p, guards, t_c),
+    }
+    write_out(figures, args)
+
+
+def write_out(figures: dict[str, Any], args: argparse.Namespace) -> None:
+    """The figures file, and the chosen calibration into --model's config.json."""
+    args.figures.parent.mkdir(parents=True, exist_ok=True)
+    args.figures.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps(figures["calibration"]))
+    if args.model is not None:
+        config_path = args.model / "config.json"
+        config = json.loads(config_path.read_text(encoding="utf-8"))
+        chosen = figures["calibration"]
+        config["certiq_calibration"] = {
+            key: chosen[key] for key in ("entail_threshold", "contradict_threshold", "guards")
+        }
+        config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+        print(f"calibration written to {config_path}")
+
+
 class Replayed:
     """The model's held-out probabilities, replayed through its calibration as a Verifier."""
 
@@ -252,7 +333,15 @@ def main() -> None:
         help="measure the cross-<source>.jsonl runs alone, under every set of guards, and write "
         "nothing: for a run of `train_verifier.py cross` without the cross-validation",
     )
+    parser.add_argument(
+        "--held-out",
+        action="store_true",
+        help="calibrate on heldout.jsonl (`train_verifier.py sources`): the shipped recipe",
+    )
     args = parser.parse_args()
+    if args.held_out:
+        calibrate_held_out(args)
+        return
     if args.cross_only:
         for path in sorted(args.runs.glob("cross-*.jsonl")):
             held_out = path.stem.removeprefix("cross-")
@@ -305,19 +394,7 @@ def main() -> None:
         "cross": crosses,
         "sweep_cv": sweep(oof, guards, t_c),
     }
-    args.figures.parent.mkdir(parents=True, exist_ok=True)
-    args.figures.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
-    print(json.dumps(figures["calibration"]))
-    if args.model is not None:
-        config_path = args.model / "config.json"
-        config = json.loads(config_path.read_text(encoding="utf-8"))
-        config["certiq_calibration"] = {
-            "entail_threshold": t_e,
-            "contradict_threshold": t_c,
-            "guards": list(guards),
-        }
-        config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
-        print(f"calibration written to {config_path}")
+    write_out(figures, args)
 
 
 if __name__ == "__main__":

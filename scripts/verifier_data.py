@@ -4,6 +4,9 @@ Real pairs (../shared/data, see its README for sources and licences):
   scifact   scifact/claims.train.jsonl           entail / contradict / neutral
   healthver verification/healthver_dev.jsonl     entail / contradict / neutral
   fever     verification/fever_rte_dev.jsonl     entail / not_entail (refuted or not enough info)
+  nli/*.jsonl: SNLI, MultiNLI, ANLI, counterfactual SNLI, SICK, Breaking NLI, IMPPRES, ConjNLI,
+            SciTail, ContractNLI, Fool Me Twice, Symmetric FEVER, WiCE; each pair's source is its
+            row's `source` (snli, mnli, contractnli, ...), so whole sources can be held out
 
 Synthetic pairs, in the spirit of FactCC (Kryscinski et al., 2020), made from sentences of
 SciFact abstracts that no claims.train pair cites and of the PolicyQA privacy policies:
@@ -47,6 +50,7 @@ REAL_SOURCES = {
     "healthver": DATA / "verification" / "healthver_dev.jsonl",
     "fever": DATA / "verification" / "fever_rte_dev.jsonl",
 }
+NLI = DATA / "nli"
 LABELS = ("entail", "contradict", "neutral")
 
 
@@ -444,8 +448,26 @@ def synthetic_pairs(count: int, seed: int) -> list[Pair]:
     return pairs
 
 
+def nli_pairs() -> list[Pair]:
+    """The nli/ files' pairs, each under its row's source. ContractNLI's hypotheses are 17
+    fixed sentences, so its pairs are grouped by contract, not by claim."""
+    pairs = []
+    for path in sorted(NLI.glob("*.jsonl")):
+        with path.open(encoding="utf-8") as handle:
+            for line in handle:
+                if not line.strip():
+                    continue
+                row = json.loads(line)
+                claim, evidence = str(row["claim"]).strip(), str(row["evidence"]).strip()
+                source = str(row["source"])
+                group = f"{source}:{row['doc']}" if source == "contractnli" else group_of(claim)
+                pairs.append(Pair(claim, evidence, str(row["label"]), source, group))
+    return pairs
+
+
 def all_pairs(synthetic: int, seed: int) -> list[Pair]:
     pairs = [pair for name, path in REAL_SOURCES.items() for pair in real_pairs(name, path)]
+    pairs += nli_pairs()
     return pairs + synthetic_pairs(synthetic, seed)
 
 

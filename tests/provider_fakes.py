@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -367,6 +367,22 @@ def openai_citing(words: str, sentence: str, **usage: int) -> Responder:
         labels = [label for label, text in _LABELLED_LINE.findall(evidence) if words in text]
         content = json.dumps({"sentences": [{"text": sentence, "citation_ids": labels}]})
         return Reply(200, openai_completion(content, usage=openai_usage(**usage)))
+
+    return reply
+
+
+def openai_stating(statements: Sequence[tuple[str, str]]) -> Responder:
+    """OpenAI's structured reply of several sentences, each (sentence, words) citing every
+    labelled passage that holds ``words``: an answer in the model's own words."""
+
+    def reply(request: Recorded) -> Reply:
+        evidence = request.body["messages"][-1]["content"]
+        passages = _LABELLED_LINE.findall(evidence)
+        sentences = [
+            {"text": sentence, "citation_ids": [label for label, text in passages if words in text]}
+            for sentence, words in statements
+        ]
+        return Reply(200, openai_completion(json.dumps({"sentences": sentences})))
 
     return reply
 

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ import pytest
 
 from tests.conftest import SCHEDULE_ROWS, build_pdf, build_table_pdf, needs_tesseract
 from tests.pipeline.test_scanned_documents import first_page_typed_second_scanned
+from tests.provider_fakes import ProviderServer, openai_stating
 
 CHROMIUM = Path("/usr/bin/chromium")
 FACT = "Backups of customer data are kept for 35 days and then deleted."
@@ -66,12 +68,17 @@ def server_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def server(server_home: Path) -> Iterator[str]:
     """`certiq serve` on a free port of 127.0.0.1 over an empty CERTIQ_HOME; yields its URL."""
-    home = server_home
+    yield from serve(server_home, {})
+
+
+def serve(home: Path, settings: dict[str, str]) -> Iterator[str]:
+    """`certiq serve` over ``home`` with these CERTIQ_* settings; yields its URL."""
     env = {
         **os.environ,
         "CERTIQ_HOME": str(home),
         "CERTIQ_EMBEDDING__PROVIDER": "none",
         "PYTHONUNBUFFERED": "1",
+        **settings,
     }
     process = subprocess.Popen(
         [sys.executable, "-m", "certiq.cli", "serve", "--host", "127.0.0.1", "--port", "0"],
@@ -661,3 +668,39 @@ def test_a_chosen_citation_s_own_quote_is_shown_on_its_file_s_card(
         assert citation["section"] == "2. Severity levels"
         assert card.locator(".card-section").inner_text() == "under \u201c2. Severity levels\u201d"
     page.close()
+
+
+def test_a_model_s_paraphrase_is_shown_and_its_changed_fact_withheld_with_the_reason(
+    tmp_path: Path, browser: Any, provider_server: ProviderServer, provider_keys: None
+) -> None:
+    # GIVEN `certiq serve` answering with OpenAI (the HTTP-level fake) in the model's own words:
+    # the retention rule restated faithfully, and restated with its number changed
+    faithful = "Customer data backups are retained for 35 days."
+    changed = "Customer data backups are retained for 90 days."
+    provider_server.responder = openai_stating([(faithful, "35 days"), (changed, "35 days")])
+    settings = {
+        "CERTIQ_ANSWER__PROVIDERS": '["openai"]',
+        "CERTIQ_LLM__OPENAI_BASE_URL": provider_server.openai_url,
+        "CERTIQ_LLM__MAX_RETRIES": "0",
+    }
+    with contextmanager(serve)(tmp_path / "home", settings) as url:
+        page = open_app(browser, url)
+        upload_retention_policy(page)
+        # WHEN the question is asked on the page
+        page.fill("#question", QUESTION)
+        page.press("#question", "Enter")
+        withheld = page.locator(".withheld")
+        withheld.wait_for()
+        # THEN the paraphrase is the answer, judged on its meaning, and the changed fact is not
+        answer = page.locator(".answer").inner_text()
+        assert faithful[:-1] in answer and changed[:-1] not in answer
+        # AND it is listed as withheld, with the reason and the quote that overruled it
+        assert withheld.locator("summary").inner_text() == (
+            "1 statement withheld: its source says otherwise"
+        )
+        withheld.locator("summary").click()
+        item = withheld.locator(".withheld-blocked")
+        assert item.locator(".withheld-text").inner_text() == changed
+        assert "contradicts" in item.locator(".withheld-reason").inner_text()
+        assert "35 days" in item.locator(".withheld-quote").first.inner_text()
+        page.close()

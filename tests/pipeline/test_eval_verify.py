@@ -94,7 +94,7 @@ def test_eval_verify_scores_two_way_pairs_with_the_default_model(tmp_path: Path)
     result = CliRunner().invoke(main, ["eval", "verify", "--pairs", str(pairs)], env=env)
     # THEN certiq's model judges, the quote is certified and the changed number is not
     assert result.exit_code == 0, result.output
-    assert "2 pairs, verifier nli:certiq-verifier-minilm-v1" in result.output
+    assert "2 pairs, verifier nli:certiq-verifier-minilm-v2" in result.output
     assert "balanced accuracy         1.0000" in result.output
     assert "pairs/s" in result.output
     # AND it says where the model ran: onnxruntime, installed here

@@ -114,7 +114,7 @@ def test_a_claim_quoting_its_evidence_is_verified_never_blocked(
     decided = {c.text: c.decision for c in run.state.claims if c.decision is not None}
     length = decided[PASSWORDS]
     assert length.state is RenderState.VERIFIED
-    assert length.verifier == "nli:certiq-verifier-minilm-v1"
+    assert length.verifier == "nli:certiq-verifier-minilm-v2"
     assert "word for word" in length.reason
     assert all(d.state is not RenderState.BLOCKED for d in decided.values())
     assert "at least 14 characters long" in run.state.answer

@@ -50,9 +50,11 @@ def test_the_model_loads_and_judges_with_torch_impossible_to_import() -> None:
         "print(s.entail, 'torch' in sys.modules and sys.modules['torch'] is not None)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    # THEN it runs, and torch was never loaded
+    # THEN it runs, does not certify the changed number, and torch was never loaded
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["0.0", "False"]
+    entail, torch_loaded = done.stdout.split()
+    assert float(entail) < PolicySettings().tau_entail
+    assert torch_loaded == "False"
 
 
 def test_a_batch_gives_what_one_by_one_gives(verifier: NliVerifier) -> None:

@@ -21,7 +21,7 @@ def test_the_default_is_certiqs_own_verifier_model_and_the_rules(tmp_path: Path)
     settings = Settings(home=tmp_path)
     verifier = build_verifier(settings)
     assert isinstance(verifier, NliVerifier)
-    assert verifier.name == "nli:certiq-verifier-minilm-v1"
+    assert verifier.name == "nli:certiq-verifier-minilm-v2"
     assert build_claim_splitter(settings) is None
 
 
