@@ -213,11 +213,12 @@ def sweep(
     return out
 
 
-def held_out_sources(path: Path, guards: Sequence[str], args: argparse.Namespace) -> dict[str, Any]:
+def held_out_sources(
+    p: Predictions, guards: Sequence[str], args: argparse.Namespace
+) -> dict[str, Any]:
     """Sources no model saw (`train_verifier.py sources`): each is measured at the thresholds
     chosen on the other held-out sources alone, as a new source would meet thresholds chosen
     without it; ContractNLI's dev split counts as one source with its train split."""
-    p = Predictions.read(path)
     family = np.asarray([str(s).split("_")[0] for s in p.source])
     figures: dict[str, Any] = {}
     thresholds: dict[str, list[float]] = {}
@@ -233,8 +234,7 @@ def held_out_sources(path: Path, guards: Sequence[str], args: argparse.Namespace
 def calibrate_held_out(args: argparse.Namespace) -> None:
     """The held-out-sources protocol: guards kept where they help the held-out figures, the
     shipped thresholds chosen on every held-out source together."""
-    path = args.runs / "heldout.jsonl"
-    p = Predictions.read(path)
+    p = Predictions.read(args.runs / "heldout.jsonl")
     sources = sorted(set(p.source))
     optional = [guard for guard in GUARDS if guard not in ALWAYS_GUARDED]
     combos = [
@@ -242,7 +242,7 @@ def calibrate_held_out(args: argparse.Namespace) -> None:
         for n in range(len(optional) + 1)
         for c in itertools.combinations(optional, n)
     ]
-    runs = {"+".join(c): held_out_sources(path, c, args) for c in combos}
+    runs = {"+".join(c): held_out_sources(p, c, args) for c in combos}
     for name, result in runs.items():
         print(json.dumps({"held_out": name, **result["figures"]}))
 

@@ -58,14 +58,19 @@ def group_of(claim: str) -> str:
     return " ".join(words(claim))
 
 
-def real_pairs(name: str, path: Path) -> list[Pair]:
+def real_pairs(name: str | None, path: Path) -> list[Pair]:
+    """A file's labelled pairs under ``name``, or under each row's own `source` when None.
+    ContractNLI's hypotheses are 17 fixed sentences, so its pairs are grouped by contract, not
+    by claim."""
     pairs = []
     with path.open(encoding="utf-8") as handle:
         for line in handle:
             if line.strip():
                 row = json.loads(line)
                 claim, evidence = str(row["claim"]).strip(), str(row["evidence"]).strip()
-                pairs.append(Pair(claim, evidence, str(row["label"]), name, group_of(claim)))
+                source = name or str(row["source"])
+                group = f"{source}:{row['doc']}" if source == "contractnli" else group_of(claim)
+                pairs.append(Pair(claim, evidence, str(row["label"]), source, group))
     return pairs
 
 
@@ -448,26 +453,9 @@ def synthetic_pairs(count: int, seed: int) -> list[Pair]:
     return pairs
 
 
-def nli_pairs() -> list[Pair]:
-    """The nli/ files' pairs, each under its row's source. ContractNLI's hypotheses are 17
-    fixed sentences, so its pairs are grouped by contract, not by claim."""
-    pairs = []
-    for path in sorted(NLI.glob("*.jsonl")):
-        with path.open(encoding="utf-8") as handle:
-            for line in handle:
-                if not line.strip():
-                    continue
-                row = json.loads(line)
-                claim, evidence = str(row["claim"]).strip(), str(row["evidence"]).strip()
-                source = str(row["source"])
-                group = f"{source}:{row['doc']}" if source == "contractnli" else group_of(claim)
-                pairs.append(Pair(claim, evidence, str(row["label"]), source, group))
-    return pairs
-
-
 def all_pairs(synthetic: int, seed: int) -> list[Pair]:
     pairs = [pair for name, path in REAL_SOURCES.items() for pair in real_pairs(name, path)]
-    pairs += nli_pairs()
+    pairs += [pair for path in sorted(NLI.glob("*.jsonl")) for pair in real_pairs(None, path)]
     return pairs + synthetic_pairs(synthetic, seed)
 
 
