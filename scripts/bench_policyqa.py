@@ -18,18 +18,16 @@ Rules are written by looking at questions of the policies at even places in titl
 the others: the figures are printed for all questions and for each half, and the held-out
 half's is the one a rule must move to count.
 
-The relevance model (span_scorer model, the product's local default) was trained on these
-policies, so with --scorer model each question is answered with the model of the
-cross-validation fold that never saw its policy (--relevance-folds: what `make train-relevance`
-writes, the model of the held-out half alone; its policies.json says which fold held out which
-policy), and only the policies some fold model never saw are asked. --scorer weighted (this
+The reader (span_scorer model, the product's local default) was trained on the tuning half's
+policies only (scripts/reader_data.py), so with --scorer model only the held-out half is asked:
+policies the reader never saw, in training or in choosing its settings. --scorer weighted (this
 script's default) measures the hand-set score alone, on every policy.
 
 With --scanned, each policy is ingested as an image-only scan of its PDF (rendered, turned a
 little, speckled: certiq.evaluation.scans) and read by OCR, to compare with the originals.
 
     .venv/bin/python scripts/bench_policyqa.py [--per-policy N] [--out FILE] [--scanned]
-        [--scorer weighted|model] [--relevance-folds DIR]
+        [--scorer weighted|model]
 """
 
 from __future__ import annotations
@@ -45,7 +43,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -55,7 +53,6 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
-from certiq.adapters.local.relevance import CrossEncoderRelevance
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
 from certiq.deps import Deps
@@ -66,7 +63,6 @@ from certiq.runtime.local import LocalRuntime
 
 ROOT = Path(__file__).resolve().parents[1]
 POLICYQA = ROOT.parent / "shared" / "data" / "policyqa" / "dev.json"
-RELEVANCE_FOLDS = ROOT / ".relevance" / "folds"
 
 
 @dataclass(frozen=True)
@@ -222,22 +218,6 @@ def bench_settings(home: Path, scorer: str = "weighted") -> Settings:
     )
 
 
-def held_out_scorers(folds: Path) -> dict[str, CrossEncoderRelevance]:
-    """Each policy's relevance model: the fold model that was not trained on it. A fold with
-    no model (`make train-relevance` trains the held-out half's alone) leaves its policies out:
-    only the policies some model never saw are asked."""
-    assignment = folds / "policies.json"
-    if not assignment.exists():
-        sys.exit(f"{assignment} is missing: run `make train-relevance`, or pass --scorer weighted")
-    fold_of: dict[str, int] = json.loads(assignment.read_text(encoding="utf-8"))
-    models = {
-        fold: CrossEncoderRelevance(folds / f"fold-{fold}")
-        for fold in set(fold_of.values())
-        if (folds / f"fold-{fold}").is_dir()
-    }
-    return {policy: models[fold] for policy, fold in fold_of.items() if fold in models}
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=POLICYQA)
@@ -249,18 +229,12 @@ def main() -> None:
         help="ingest image-only scans of the policies (certiq.evaluation.scans), read by OCR",
     )
     parser.add_argument("--scorer", choices=("weighted", "model"), default="weighted")
-    parser.add_argument(
-        "--relevance-folds",
-        type=Path,
-        default=RELEVANCE_FOLDS,
-        help="model: the held-out fold models and policies.json (make train-relevance)",
-    )
     args = parser.parse_args()
-    held_out = held_out_scorers(args.relevance_folds) if args.scorer == "model" else None
     policies = read_policies(args.data)
     titles = list(policies)
-    if held_out is not None:
-        policies = {title: policy for title, policy in policies.items() if title in held_out}
+    if args.scorer == "model":  # the reader trained on the tuning half: ask the others
+        tuning = tuning_policies(titles)
+        policies = {title: policy for title, policy in policies.items() if title not in tuning}
     questions = questions_of(policies)
     if args.per_policy:
         by_policy: dict[str, list[Question]] = defaultdict(list)
@@ -278,8 +252,7 @@ def main() -> None:
         ingest_policies(policies, deps, scanned=args.scanned)
         outcomes = []
         for number, question in enumerate(questions, start=1):
-            scorer = held_out[question.policy] if held_out is not None else None
-            outcomes.append(ask(question, replace(deps, relevance=scorer) if scorer else deps))
+            outcomes.append(ask(question, deps))
             if number % 100 == 0:
                 print(f"  asked {number}: {summary(outcomes)}", file=sys.stderr)
     if args.out:

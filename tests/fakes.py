@@ -99,7 +99,8 @@ class HashingEmbedder:
 
 class PinnedRelevance:
     """A RelevanceScorer: the probability pinned for a sentence, ``default`` for the others;
-    records every sentence it was asked about."""
+    records every passage it was asked about (the sentence with its context, as
+    certiq.retrieval.reading writes it) and every question."""
 
     name = "pinned-relevance"
 
@@ -107,10 +108,12 @@ class PinnedRelevance:
         self.pinned = pinned or {}
         self.default = default
         self.asked: list[str] = []
+        self.questions: list[str] = []
 
     def relevance(self, question: str, sentences: Sequence[str]) -> list[float]:
         self.asked.extend(sentences)
-        return [self.pinned.get(sentence, self.default) for sentence in sentences]
+        self.questions.append(question)
+        return [self.pinned.get(passage.split(" | ", 1)[0], self.default) for passage in sentences]
 
 
 class QueryHashingEmbedder(HashingEmbedder):

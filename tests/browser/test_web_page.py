@@ -637,27 +637,29 @@ def test_a_chosen_citation_s_own_quote_is_shown_on_its_file_s_card(
     server: str, browser: Any
 ) -> None:
     page = open_app(browser, server)
-    # GIVEN a plan listing its severity levels under one heading, on one page
+    # GIVEN a plan whose rules stand under one heading, on one page
     pdf = build_pdf(
         [
             [
-                "2. Severity levels",
-                "Every alert is given a severity when it is raised.",
-                "SEV1: a full outage of the production platform.",
-                "SEV2: degradation affecting more than a tenth of customers.",
-                "SEV3: a contained issue with no customer impact.",
+                "2. Where records are kept",
+                "Every record has an owner who answers for it.",
+                "Backups of customer data are kept for 35 days.",
+                "Backups of customer data are stored in Frankfurt.",
+                "Invoices are stored in the archive room.",
             ]
         ]
     )
-    upload(page, "alert-plan.pdf", pdf)
+    upload(page, "records-plan.pdf", pdf)
 
-    # WHEN the severity levels are asked, and each citation chosen in turn
-    page.fill("#question", "What are the severity levels?")
+    # WHEN a question in two parts is asked, and each citation chosen in turn
+    page.fill("#question", "How long are backups kept and where are invoices stored?")
     page.press("#question", "Enter")
-    page.locator(".claim", has_text="SEV3: a contained issue").wait_for()
+    page.locator(".claim", has_text="Invoices are stored in the archive room").wait_for()
     conversation_id = page.evaluate("new URL(location.href).searchParams.get('c')")
     [question] = get_json(f"{server}/v1/conversations/{conversation_id}")["questions"]
-    citations = [c for c in question["response"]["citations"] if c["file_name"] == "alert-plan.pdf"]
+    citations = [
+        c for c in question["response"]["citations"] if c["file_name"] == "records-plan.pdf"
+    ]
     assert len({c["page"] for c in citations}) == 1 < len(citations)
     for citation in citations:
         page.locator(f'.chip[data-citation="{citation["id"]}"]').first.click()
@@ -665,8 +667,11 @@ def test_a_chosen_citation_s_own_quote_is_shown_on_its_file_s_card(
         # the heading it stands under, as the CLI prints it
         card = page.locator(".card-highlighted")
         assert card.locator(".card-excerpt").inner_text() == citation["quote"]
-        assert citation["section"] == "2. Severity levels"
-        assert card.locator(".card-section").inner_text() == "under \u201c2. Severity levels\u201d"
+        assert citation["section"] == "2. Where records are kept"
+        assert (
+            card.locator(".card-section").inner_text()
+            == "under \u201c2. Where records are kept\u201d"
+        )
     page.close()
 
 

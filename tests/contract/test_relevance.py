@@ -1,4 +1,4 @@
-"""The RelevanceScorer port on its adapter: certiq's relevance model (models/relevance), on
+"""The RelevanceScorer port on its adapter: certiq's reader (models/reader), on
 onnxruntime and in numpy."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_the_answering_sentence_scores_above_the_others(shipped: CrossEncoderRel
 
 
 def test_the_model_is_named_by_its_config(shipped: CrossEncoderRelevance) -> None:
-    assert shipped.name == "certiq-relevance-minilm-v2"
+    assert shipped.name == "certiq-reader-minilm-v1"
 
 
 def test_a_model_without_a_relevant_label_is_refused(tmp_path: Path) -> None:
@@ -79,7 +79,7 @@ def test_without_the_repository_s_model_the_hand_set_score_ranks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # GIVEN an installed certiq: no models/ folder where the repository keeps it
-    monkeypatch.setattr(relevance, "SHIPPED_MODEL_DIR", tmp_path / "models" / "relevance")
+    monkeypatch.setattr(relevance, "SHIPPED_MODEL_DIR", tmp_path / "models" / "reader")
     # WHEN the model is chosen THEN the hand-set score ranks, and nothing stops
     settings = Settings(home=tmp_path, retrieval=RetrievalSettings(span_scorer="model"))
     assert build_relevance(settings) is None
@@ -90,7 +90,7 @@ def test_the_model_ranks_by_default_locally_and_the_hand_set_score_when_chosen_o
 ) -> None:
     # GIVEN the default settings WHEN the relevance scorer is built THEN it is the shipped model
     default = build_relevance(Settings(home=tmp_path))
-    assert default is not None and default.name == "certiq-relevance-minilm-v2"
+    assert default is not None and default.name == "certiq-reader-minilm-v1"
     # AND the hand-set score ranks when chosen, and in AWS, whose layer has no room for it
     weighted = RetrievalSettings(span_scorer="weighted")
     assert build_relevance(Settings(home=tmp_path, retrieval=weighted)) is None

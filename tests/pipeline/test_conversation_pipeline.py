@@ -93,10 +93,11 @@ def test_a_follow_up_is_searched_with_the_previous_turn_and_answered_about_it(
     assert record is not None and record.response is not None
     assert record.response.question == FOLLOW_UP
     assert record.response.search is not None and record.response.search.rewriter == "rules"
-    # AND the same words outside the conversation are searched as asked, and lead elsewhere
+    # AND the same words outside the conversation are searched as asked: "they" may be
+    # anything kept, and the invoices' period answers too
     alone = ask(deps, FOLLOW_UP)
     assert alone.state.search is not None and alone.state.search.original_query is None
-    assert first_claim(alone) == INVOICES_HOW_LONG
+    assert INVOICES_HOW_LONG in [claim.text for claim in alone.state.claims]
 
 
 def test_a_follow_up_reuses_only_answers_to_the_same_rewritten_question(tmp_path: Path) -> None:

@@ -88,11 +88,10 @@ def leaks(text: str) -> list[str]:
 
 @pytest.fixture
 def deps(tmp_path: Path) -> Deps:
-    # The question's many placeholders dilute its terms: accept a lower overlap to answer it.
-    base = build_deps(Settings(home=tmp_path, answer={"min_overlap": 0.1}))  # type: ignore[arg-type]
+    base = build_deps(Settings(home=tmp_path))
     deps = dataclasses.replace(
         base,
-        chat_model=RecordingChatModel(ExtractiveAnswerer(base.settings.answer)),
+        chat_model=RecordingChatModel(ExtractiveAnswerer(base.settings.answer, base.relevance)),
         translator=RecordingTranslator(TO_ENGLISH),
         name_finder=RecordingNameFinder([NAME]),
         url_checker=FakeUrlChecker(),

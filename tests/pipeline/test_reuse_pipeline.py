@@ -16,7 +16,6 @@ import pytest
 from certiq.adapters.local.sqlite_db import SqliteDatabase
 from certiq.bootstrap import build_deps
 from certiq.config import (
-    AnswerSettings,
     EmbeddingSettings,
     PolicySettings,
     ReuseSettings,
@@ -207,9 +206,7 @@ def test_with_an_embedder_the_similarity_is_checked_and_recorded(tmp_path: Path)
     far = [1.0] + [0.0] * 63
     near = [0.0, 1.0] + [0.0] * 62
     embedder = HashingEmbedder(pinned={QUESTION: near, REWORDED: far})
-    # The pinned vectors are far from every sentence's too: no cosine floor, or nothing is answered.
-    no_floor = AnswerSettings(min_similarity=0.0)
-    deps = dataclasses.replace(local_deps(tmp_path, answer=no_floor), embedder=embedder)
+    deps = dataclasses.replace(local_deps(tmp_path), embedder=embedder)
     ingest(upload(policy(OLD_FACT)), deps)
     ask(deps)
 

@@ -10,7 +10,7 @@ import pytest
 from certiq.bootstrap import build_deps
 from certiq.config import RetrievalSettings, Settings
 from certiq.deps import Deps
-from certiq.models import QuestionStatus, RetrievalMode, chunk_id
+from certiq.models import QuestionStatus, RetrievalMode
 from certiq.questions import receive
 from certiq.retrieval.search import NO_EMBEDDER
 from certiq.steps import STEPS
@@ -104,7 +104,7 @@ def test_a_relevance_model_ranks_the_evidence_and_the_search_says_so(tmp_path: P
     # WHEN evidence is retrieved
     result = STEPS["retrieve"](receive(QUESTION, deps), deps)
     # THEN the scorer read the candidates, and the search names it as what ranked them
-    assert BACKUPS in scorer.asked
+    assert any(passage.startswith(BACKUPS) for passage in scorer.asked)
     assert result.search is not None and result.search.span_scorer == "pinned-relevance"
 
 
@@ -136,47 +136,3 @@ def test_a_question_in_parts_gets_each_parts_best_sentences(tmp_path: Path) -> N
     evidence = [span.text for span in result.evidence]
     assert "The DPO approves exceptions." in evidence
     assert len(evidence) == 2  # each part's best one
-
-
-def test_asked_what_a_document_is_about_its_opening_is_evidence_though_not_found(
-    tmp_path: Path,
-) -> None:
-    # GIVEN a policy that says what it is in its first chunk, with none of the question's words,
-    # and many later chunks that speak of "this privacy policy"
-    deps = deps_with(tmp_path, embedder=None, mode="bm25")
-    opening = "Our customers come first. We explain here how we use the data you give us."
-    later = [
-        make_chunk(
-            f"This privacy policy may change in part {n}. Read this privacy policy often.",
-            doc_id="shop",
-            ordinal=n,
-            tenant=TENANT,
-        )
-        for n in range(1, 12)
-    ]
-    first = make_chunk(opening, doc_id="shop", ordinal=0, tenant=TENANT)
-    deps.index.index([first.model_copy(update={"chunk_id": chunk_id("shop", 0)}), *later])
-    state = receive("What is this privacy policy about?", deps)
-
-    # WHEN evidence is retrieved
-    result = STEPS["retrieve"](state, deps)
-
-    # THEN the document's opening is evidence, beside what the search found
-    texts = {span.text for span in result.evidence}
-    assert "We explain here how we use the data you give us." in texts
-
-
-def test_a_short_form_is_searched_written_out(tmp_path: Path) -> None:
-    # GIVEN a rule naming occupational health, a sentence writing "occ" otherwise, and a question
-    # typing "occ health"
-    deps = deps_with(tmp_path, embedder=None, mode="bm25")
-    rule = "Injuries are reported to occupational health"
-    other = "Occ codes are printed on health badges"
-    deps.index.index([make_chunk(f"{rule}. {other}", doc_id="ipc", tenant=TENANT)])
-    question = "who do i ring in occ health"
-    # WHEN evidence is retrieved
-    result = STEPS["retrieve"](receive(question, deps), deps)
-    # THEN the rule comes first, found by the words written out, and the question is recorded
-    # as asked
-    assert result.evidence[0].text == rule
-    assert result.search is not None and result.search.query == question

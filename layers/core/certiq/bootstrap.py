@@ -113,6 +113,7 @@ def _local_deps(settings: Settings) -> Deps:
     db = SqliteDatabase(settings.home)
     clock = SystemClock()
     embedder = build_embedder(settings, db)
+    relevance = build_relevance(settings)
     return Deps(
         settings=settings,
         blobs=FolderBlobStore(settings.home / "originals"),
@@ -124,7 +125,7 @@ def _local_deps(settings: Settings) -> Deps:
         signer=KeyFileSigner(settings.signing.key_path(settings.home)),
         clock=clock,
         # Built on first use (certiq.lazy): `certiq documents` never loads the verifier's model.
-        chat_model=lazy(lambda: build_chat_model(settings)),
+        chat_model=lazy(lambda: build_chat_model(settings, relevance)),
         verifier=lazy(lambda: build_verifier(settings)),
         claim_splitter=build_claim_splitter(settings),
         metrics=RecordingMetrics(),
@@ -132,7 +133,7 @@ def _local_deps(settings: Settings) -> Deps:
         answers=SqliteVerifiedAnswerStore(db) if settings.reuse.enabled else None,
         rewriter=build_rewriter(settings),
         ocr=build_ocr(settings),
-        relevance=build_relevance(settings),
+        relevance=relevance,
         **guard_adapters(settings, embedder),
     )
 
@@ -270,7 +271,7 @@ def build_verifier(settings: Settings) -> Verifier:
 
 
 def build_relevance(settings: Settings) -> RelevanceScorer | None:
-    """certiq's relevance model when span_scorer is model (local only); None: the hand-set
+    """certiq's reader when span_scorer is model (local only); None: the hand-set
     score. The model is kept out of the package (the Lambda layer has no room for it), so AWS
     never builds it, and an installed certiq without the repository's models/ folder ranks with
     the hand-set score, as each answer's search.span_scorer says; a folder named in
@@ -287,7 +288,7 @@ def build_relevance(settings: Settings) -> RelevanceScorer | None:
     chosen = settings.retrieval.span_model_dir
     problems = missing_requirements(chosen or SHIPPED_MODEL_DIR, SETTING)
     if problems and chosen is None:
-        _log.info("relevance model not found, evidence ranked by the hand-set score: %s", problems)
+        _log.info("reader not found, evidence ranked by the hand-set score: %s", problems)
         return None
     if problems:
         raise ConfigurationError(
@@ -337,7 +338,7 @@ def build_rewriter(settings: Settings) -> QueryRewriter | None:
     return LlmQueryRewriter(settings.llm, provider)
 
 
-def build_chat_model(settings: Settings) -> ChatModel:
+def build_chat_model(settings: Settings, reader: RelevanceScorer | None = None) -> ChatModel:
     """The answer chain: settings.answer.providers in order, the extractive answerer offline.
 
     A provider without its API key is a ConfigurationError here, at start-up, not a fallback;
@@ -348,7 +349,7 @@ def build_chat_model(settings: Settings) -> ChatModel:
     from certiq.answering.extractive import ExtractiveAnswerer
     from certiq.answering.fallback import FallbackChain
 
-    offline = ExtractiveAnswerer(settings.answer)
+    offline = ExtractiveAnswerer(settings.answer, reader)
     models: list[ChatModel] = []
     for provider in settings.answer.providers:
         if provider == "extractive":

@@ -178,42 +178,27 @@ class RetrievalSettings(Group):
     bm25_weight: float = Field(default=1.0, ge=0)
     dense_weight: float = Field(default=1.0, ge=0)
     max_spans: int = Field(default=12, ge=1, le=50, description="sentences kept as evidence")
-    max_section_spans: int = Field(
-        default=12,
-        ge=0,
-        le=50,
-        description='asked what a section says or lists ("What are the severity levels?"): '
-        "its sentences kept as evidence, beyond max_spans, at most",
-    )
     span_scorer: Literal["weighted", "model"] = Field(
         default="model",
-        description="model: certiq's relevance cross-encoder re-ranks the span_shortlist best "
-        "sentences by the hand-set score by the probability that the sentence states the answer "
-        "(models/relevance/MODEL_CARD.md: better on held-out privacy policies, the same on the "
-        "demo's questions). Local only: the Lambda layer has no room for it, and an installed "
-        "certiq without the repository's models/ folder ranks with the hand-set score. "
-        "weighted: the hand-set mix of the span_*_weight settings alone",
+        description="model: certiq's reader (models/reader/MODEL_CARD.md), a cross-encoder, reads "
+        "the span_shortlist best sentences by the hand-set score, each with its document's title, "
+        "heading and the sentence before, and ranks them by its probability that the sentence "
+        "answers the question; the offline answer shows what it says answers. Local only: the "
+        "Lambda layer has no room for it, and an installed certiq without the repository's "
+        "models/ folder ranks with the hand-set score. weighted: the hand-set mix of the "
+        "span_*_weight settings alone",
     )
     span_model_dir: Path | None = Field(
         default=None,
-        description="model: the relevance model's folder (scripts/train_relevance.py writes "
-        "one); None: certiq's own, models/relevance in the repository",
+        description="model: the reader's folder (scripts/train_reader.py writes one); None: "
+        "certiq's own, models/reader in the repository",
     )
     span_shortlist: int = Field(
-        default=12,
+        default=24,
         ge=1,
         le=200,
-        description="model: sentences the model reads, the best by the hand-set score; 12, "
-        "max_spans, so the model orders the evidence the hand-set score chooses (on held-out "
-        "PolicyQA policies 16 found as many answers, and on the demo's questions it pushed "
-        "out of the evidence the one sentence saying who approves longer retention)",
-    )
-    span_model_weight: float = Field(
-        default=0.25,
-        ge=0,
-        le=4,
-        description="model: a sentence scores the hand-set score times the probability to this "
-        "power (0: the hand-set score alone)",
+        description="model: sentences the reader reads, the best by the hand-set score; of them "
+        "it keeps max_spans as evidence",
     )
     span_threshold: float = Field(
         default=0.1, ge=0, le=1, description="minimum span score (0..1) kept as evidence"
@@ -298,35 +283,30 @@ class AnswerSettings(Group):
     history_max_chars: int = Field(
         default=2000, ge=100, description="each earlier question and answer is cut to this"
     )
-    max_sentences: int = Field(default=3, ge=1, le=20)
-    min_overlap: float = Field(
-        default=0.2,
-        ge=0,
-        le=1,
-        description="share of question terms a cited sentence must hold",
+    max_sentences: int = Field(
+        default=3, ge=1, le=20, description="the offline answer shows at most this many"
     )
-    min_relevance: float = Field(
-        default=0.1,
+    min_answer: float = Field(
+        default=0.425,
         ge=0,
         le=1,
-        description="the offline answer abstains when no sentence scores this much: with the "
-        "relevance model, a sentence it finds far from the question (the hand-set score alone "
-        "is at least retrieval.span_threshold, 0.1, anyway)",
+        description="the offline answer shows a sentence only when the reader's probability that "
+        "it answers the question is at least this, and says the documents do not state the "
+        "answer when none is (chosen on held-out questions: models/reader/MODEL_CARD.md)",
     )
     keep_ratio: float = Field(
-        default=0.6,
+        default=0.5,
         ge=0,
         le=1,
         description="after the best sentence, the offline answer adds the next ones only while "
         "each scores this share of the best: it stops once the question is answered",
     )
-    min_similarity: float = Field(
-        default=0.3,
+    min_relevance: float = Field(
+        default=0.1,
         ge=0,
         le=1,
-        description="the offline answer never shows a sentence whose cosine with the question "
-        "(span selection's embedder) is below this: it shares a word with the question but is "
-        "about something else (README, 'What an answer shows')",
+        description="without the reader (span_scorer weighted, or its model not found), the "
+        "offline answer abstains when no sentence's hand-set score reaches this",
     )
 
     @field_validator("providers")

@@ -57,4 +57,5 @@ def _citation(citation_id: str, span: EvidenceSpan) -> Citation:
         score=span.score,
         cells=span.cells,
         section=span.section,
+        answers=span.answers,
     )

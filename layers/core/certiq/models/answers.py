@@ -77,6 +77,16 @@ class Citation(Contract):
         ' the quote is about when its own words do not say ("System owners must confirm within 2'
         ' business days ..." under "6. Legal hold")',
     )
+    # Left out when unset too: certificates sealed before the reader keep their digests.
+    answers: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        exclude_if=lambda answers: answers is None,
+        description="the reader's probability that the quote answers the question (a second"
+        " judgement beside verification, which says whether the quote states the claim); None"
+        " when no reader read it",
+    )
 
     @property
     def read_as(self) -> str:
@@ -135,6 +145,15 @@ class Statement(Contract):
         description="shown: its claims' minimal evidence; withheld: what the deciding claim cited"
     )
     reason: str
+    answers_question: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        exclude_if=lambda answers: answers is None,
+        description="the reader's probability that its evidence answers the question (the best"
+        " of its citations'): VERIFIED says the evidence states it, this says it answers what"
+        " was asked; None when no reader read it",
+    )
 
 
 class DraftQuote(Contract):

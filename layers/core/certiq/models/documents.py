@@ -295,13 +295,13 @@ class EvidenceSpan(Contract):
         exclude_if=lambda section: section is None,
         description=_SECTION_DESCRIPTION,
     )
-    antecedent: str | None = Field(
+    answers: float | None = Field(
         default=None,
-        exclude_if=lambda antecedent: antecedent is None,
-        description="what the sentence continues: the subject of the sentence before when it opens"
-        " with a pronoun ('Mental health first aiders' for 'They are not paid the first aid"
-        " allowance.'), or the lead-in of the list it is an item of ('Where a refund is agreed,"
-        " it is approved as follows:'): read with it when judging what it is about, never shown",
+        ge=0,
+        le=1,
+        exclude_if=lambda answers: answers is None,
+        description="the reader's probability that the sentence, read in its context (title,"
+        " heading, the sentence before), answers the question; None when no reader read it",
     )
 
 

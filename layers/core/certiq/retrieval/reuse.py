@@ -26,7 +26,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from certiq.answering.antecedents import antecedent
 from certiq.models import (
     Certificate,
     CertifiedDocument,
@@ -142,7 +141,6 @@ def cited_evidence(
                 chunk_ordinal=chunk.ordinal,
                 cells=citation.cells,
                 section=chunk.sentences[sentence].section,
-                antecedent=antecedent(chunk.sentences, sentence),
             )
         )
     return spans, None

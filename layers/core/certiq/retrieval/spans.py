@@ -14,25 +14,20 @@ chunks counted once) is described by what ``candidate_set`` computes:
 lexical and semantic (``span_bm25_weight``, ``span_dense_weight``), times (1 + w x chunk) /
 (1 + w) with w ``span_chunk_weight``, so a strong sentence in a weak chunk can still win and
 between equals the better chunk's sentence does.
-``span_scorer`` model (given a RelevanceScorer: certiq's relevance cross-encoder) re-ranks the
-``span_shortlist`` best by that score: each scores it times the model's probability that the
-sentence states the answer, to the power ``span_model_weight`` (the offline answerer abstains
-when no sentence scores ``min_relevance``). A sentence whose hand-set score is below
-``span_threshold`` is dropped either way. The best ``max_spans`` are kept, each with
-its page, boxes and offsets in its chunk, which is what the answer step cites, and its cosine
-as ``similarity`` (the offline answerer does not answer with a sentence far from the question).
-
-Two kinds of question keep more than the best ``max_spans``, whatever their sentences score:
-asked what a section says or lists, every sentence of that section (up to
-``max_section_spans``); asked what a document is about, for or covers, its purpose, scope or
-abstract, or else its opening sentences (certiq.answering.sections).
+``span_scorer`` model (given a RelevanceScorer: certiq's reader, a cross-encoder) re-ranks the
+``span_shortlist`` best by that score: each scores the reader's probability that the sentence,
+read with its document's title, its heading and the sentence before it
+(certiq.retrieval.reading), answers the question, kept on the span as ``answers``; the offline
+answerer shows what the reader says answers, and abstains when nothing does. A sentence whose
+hand-set score is below ``span_threshold`` is dropped either way. The best ``max_spans`` are
+kept, each with its page, boxes and offsets in its chunk, which is what the answer step cites,
+and its cosine as ``similarity``.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,30 +35,14 @@ import numpy as np
 from numpy.typing import NDArray
 from rank_bm25 import BM25Okapi  # type: ignore[import-untyped]
 
-from certiq.answering.actions import (
-    action_asked,
-    does_the_action,
-)
-from certiq.answering.amounts import amounts_named, holds_an_amount_asked
-from certiq.answering.answer_types import names_someone
-from certiq.answering.antecedents import antecedent
-from certiq.answering.sections import (
-    choose_document,
-    document_asked,
-    opens_the_document,
-    section_asked,
-    section_match,
-)
 from certiq.config import RetrievalSettings
 from certiq.models import Chunk, EvidenceSpan, SearchHit, Sentence
 from certiq.ports import Embedder, QueryEmbedder, RelevanceScorer
+from certiq.retrieval.reading import document_title, reader_passage
 from certiq.text import content_terms, file_name_terms, section_terms
 
 K1 = 1.2
 B = 0.75
-# A document's first sentences, which say what it is when no heading does: its title and
-# header lines among them (never shown as an answer), then its opening statement.
-OPENING_SENTENCES = 12
 Matrix = NDArray[np.float64]
 
 
@@ -101,6 +80,7 @@ class Candidates:
     """What relevance is judged on, one row per candidate sentence."""
 
     texts: Sequence[str]
+    passages: Sequence[str]  # each sentence in its context, as the reader reads it
     lexical: Matrix  # BM25 over the best candidate's, 0..1
     semantic: Matrix | None  # cosine with the question, negatives as 0; None: no embedder
     chunk: Matrix  # the chunk's retrieval score over the best chunk's, 0..1
@@ -163,6 +143,7 @@ def candidate_set(
     )
     return candidates, Candidates(
         texts=texts,
+        passages=[_passage(candidate) for candidate in candidates],
         lexical=lexical_scores(query, [candidate.terms for candidate in candidates]),
         semantic=semantic,
         chunk=chunk,
@@ -218,135 +199,17 @@ def best_spans(
         for score, kept, candidate, similarity in everything
         if score > 0 and kept >= settings.span_threshold
     ][:max_spans]
-    scored += _listed_section(question, everything, scored, settings)
-    scored += _document_opening(question, everything, scored, settings)
-    scored += _someone_doing_it(question, everything, scored, settings)
-    scored += _in_the_band_asked(question, everything, scored)
     return [
         sentence_span(
-            candidate.hit.chunk, candidate.index, score, candidate.hit.score, similarity=similarity
+            candidate.hit.chunk,
+            candidate.index,
+            score,
+            candidate.hit.score,
+            similarity=similarity,
+            answers=score if relevance is not None else None,
         )
         for score, candidate, similarity in scored
     ]
-
-
-def _someone_doing_it(
-    question: str,
-    everything: Sequence[Ranked],
-    scored: Sequence[Kept],
-    settings: RetrievalSettings,
-) -> list[Kept]:
-    """Asked who does something, the best sentence in which someone does it is evidence when
-    none of the best sentences already ``scored`` is one: "The Data Protection Officer (DPO)
-    ... approves exceptions ..." holds one word of "Who can approve a request to keep data
-    longer?", and sentences holding more of its words crowd it out."""
-    action = action_asked(question)
-    if action is None or any(_does_it(action, candidate) for _, candidate, _ in scored):
-        return []
-    return _beyond_the_best(
-        everything,
-        scored,
-        lambda kept, candidate: kept >= settings.span_threshold and _does_it(action, candidate),
-        1,
-    )
-
-
-def _in_the_band_asked(
-    question: str, everything: Sequence[Ranked], scored: Sequence[Kept]
-) -> list[Kept]:
-    """Asked of an amount, the sentences stating a band that holds it are evidence, the best
-    two, however they score: "£500,000 and above: the Cabinet Member for Finance ..." shares no
-    word with "Who approves spend over half a million?"."""
-    if not amounts_named(question):
-        return []
-    return _beyond_the_best(
-        everything,
-        scored,
-        lambda _, candidate: bool(holds_an_amount_asked(question, _sentence(candidate).text)),
-        2,
-    )
-
-
-def _beyond_the_best(
-    everything: Sequence[Ranked],
-    scored: Sequence[Kept],
-    wanted: Callable[[float, _Candidate], bool],
-    count: int,
-) -> list[Kept]:
-    """The best ``count`` candidates not already ``scored`` that ``wanted`` takes (given their
-    hand-set score and themselves); one the relevance model did not read (beyond its
-    shortlist) keeps its hand-set score."""
-    taken = {id(candidate) for _, candidate, _ in scored}
-    found = (
-        (score or kept, candidate, similarity)
-        for score, kept, candidate, similarity in everything
-        if id(candidate) not in taken and wanted(kept, candidate)
-    )
-    return list(itertools.islice(found, count))
-
-
-def _does_it(action: str, candidate: _Candidate) -> bool:
-    text = _sentence(candidate).text
-    return does_the_action(action, text) and names_someone(text)
-
-
-def _listed_section(
-    question: str,
-    everything: Sequence[Ranked],
-    scored: Sequence[Kept],
-    settings: RetrievalSettings,
-) -> list[Kept]:
-    """Asked what a section says or lists, all of it is evidence, beyond the best sentences
-    already ``scored`` and whatever each scores: "SEV3: a contained issue ..." answers "What
-    are the severity levels?" without its words."""
-    asked = section_asked(question)
-    if asked is None:
-        return []
-    taken = {id(candidate) for _, candidate, _ in scored}
-    named = [
-        (score, candidate, similarity)
-        for score, _, candidate, similarity in everything
-        if section_match(asked, _sentence(candidate).section) > 0
-    ]
-    in_section = sum(id(candidate) in taken for _, candidate, _ in named)
-    room = max(settings.max_section_spans - in_section, 0)
-    return [item for item in named if id(item[1]) not in taken][:room]
-
-
-def _document_opening(
-    question: str,
-    everything: Sequence[Ranked],
-    scored: Sequence[Kept],
-    settings: RetrievalSettings,
-) -> list[Kept]:
-    """Asked what a document is for, what it says of itself is evidence, beyond the best
-    sentences already ``scored``: its purpose, scope or abstract, or, when it has none, its
-    opening sentences. The document is the one the question names, or, named only as "this
-    policy", the one whose sentences score best (certiq.answering.extractive chooses the same)."""
-    document = document_asked(question)
-    if document is None:
-        return []
-    chosen = choose_document(
-        document,
-        (
-            (c.hit.chunk.doc_id, c.hit.chunk.source.file_name, c.terms, score)
-            for score, _, c, _ in everything
-        ),
-    )
-    if chosen is None:
-        return []
-    taken = {id(candidate) for _, candidate, _ in scored}
-    opening = [
-        (score, candidate, similarity)
-        for score, _, candidate, similarity in everything
-        if id(candidate) not in taken
-        and candidate.hit.chunk.doc_id == chosen
-        and (
-            opens_the_document(_sentence(candidate).section)
-            or (candidate.hit.chunk.ordinal == 0 and candidate.index < OPENING_SENTENCES)
-        )
-    ]
-    return opening[: settings.max_section_spans]
 
 
 def model_scores(
@@ -356,18 +219,16 @@ def model_scores(
     relevance: RelevanceScorer,
     settings: RetrievalSettings,
 ) -> list[float]:
-    """For the ``span_shortlist`` best sentences by the hand-set score (the model reads each
-    with the question, so it is kept to a few): that score times the model's probability to the
-    power ``span_model_weight``; 0 for the others. On held-out PolicyQA policies the product
-    ranks nearly as well as the probability alone, and it keeps the hand-set score's preference
-    for sentences that use the question's words, which the model (trained on privacy policies
-    and abstracts) does not always share: alone it answered 40 of the demo's 46 questions."""
+    """For the ``span_shortlist`` best sentences by the hand-set score (the reader reads each
+    with the question, so it is kept to a few): the reader's probability that the sentence,
+    read in its context, answers the question; 0 for the others."""
     best = np.argsort(-weighted, kind="stable")[: settings.span_shortlist]
     scores = [0.0] * len(data.texts)
+    passages = [data.passages[i] for i in best]
     for index, probability in zip(
-        best.tolist(), relevance.relevance(question, [data.texts[i] for i in best]), strict=True
+        best.tolist(), relevance.relevance(question, passages), strict=True
     ):
-        scores[index] = float(weighted[index]) * probability**settings.span_model_weight
+        scores[index] = float(probability)
     return scores
 
 
@@ -403,15 +264,11 @@ def _candidates(hits: Sequence[SearchHit], query: frozenset[str]) -> list[_Candi
             # And in its section: "System owners must confirm within 2 business days ..." under
             # "6. Legal hold" is about legal holds.
             in_section = sorted(section_terms(sentence.section, query) - named)
-            # And with what its opening pronoun stands for: "They are not paid the first aid
-            # allowance." after "Mental health first aiders are volunteers ...".
-            subject = antecedent(hit.chunk.sentences, index)
-            standing_for = content_terms(subject) if subject else []
             candidates.append(
                 _Candidate(
                     hit,
                     index,
-                    [*content_terms(sentence.text), *standing_for, *in_document, *in_section],
+                    [*content_terms(sentence.text), *in_document, *in_section],
                 )
             )
     return candidates
@@ -421,6 +278,19 @@ def _sentence(candidate: _Candidate) -> Sentence:
     return candidate.hit.chunk.sentences[candidate.index]
 
 
+def _passage(candidate: _Candidate) -> str:
+    """The sentence as the reader reads it: with its document's title, its heading and the
+    sentence before it in its chunk."""
+    sentences = candidate.hit.chunk.sentences
+    previous = sentences[candidate.index - 1].text if candidate.index else None
+    return reader_passage(
+        _sentence(candidate).text,
+        document_title(candidate.hit.chunk.source.file_name),
+        _sentence(candidate).section,
+        previous,
+    )
+
+
 def sentence_span(
     chunk: Chunk,
     index: int,
@@ -428,6 +298,7 @@ def sentence_span(
     chunk_score: float,
     *,
     similarity: float | None = None,
+    answers: float | None = None,
 ) -> EvidenceSpan:
     """Sentence ``index`` of the chunk as an evidence span (span id chunk_id:index)."""
     sentence = chunk.sentences[index]
@@ -452,5 +323,5 @@ def sentence_span(
         addresses_assistant=sentence.addresses_assistant,
         cells=sentence.cells,
         section=sentence.section,
-        antecedent=antecedent(chunk.sentences, index),
+        answers=None if answers is None else round(answers, 6),
     )

@@ -111,7 +111,7 @@ def build_response(
     best excerpt's score) and the excerpts quoted, each with its score, page and chunk index.
     The search metadata (query, modes, chunks searched, threshold) comes with it.
     """
-    sentences = statements(state.claims, policy)
+    sentences = statements(state.claims, policy, state.citations)
     shown_ids = {cid for s in sentences if s.shown for cid in s.claim_ids}
     claims = [claim for claim in state.claims if claim.id in shown_ids]
     shown = {cid for claim in claims if claim.decision for cid in claim.decision.evidence}

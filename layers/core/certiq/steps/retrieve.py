@@ -10,9 +10,7 @@ and the previous turn's cited chunks, when unchanged, are candidates again
 
 from __future__ import annotations
 
-from certiq.answering.parts import read_parts
-from certiq.answering.sections import document_openings
-from certiq.answering.spelling import written_out
+from certiq.answering.parts import question_parts
 from certiq.deps import Deps
 from certiq.models import EvidenceSpan, QuestionState, QuestionStatus, SearchMetadata
 from certiq.retrieval.conversation import (
@@ -34,8 +32,7 @@ def retrieve(state: QuestionState, deps: Deps) -> QuestionState:
     settings = deps.settings.retrieval
     mode = state.retrieval_mode or settings.mode
     rewrite = _rewrite(state, deps)
-    # Searched with its short forms written out: "occ health" is occupational health.
-    query = written_out(rewrite.query)
+    query = rewrite.query
     result = hybrid_search(
         deps.index,
         deps.embedder,
@@ -52,15 +49,11 @@ def retrieve(state: QuestionState, deps: Deps) -> QuestionState:
             rewrite.turns[-1], state.tenant, state.collection, deps.index, deps.certificates
         )
         hits, carried = merge_hits(hits, chunks)
-    # Asked what a document is for, its start is searched too: it says what it is there.
-    openings = document_openings(query, hits)
-    if openings:
-        hits, _ = merge_hits(hits, list(deps.index.get_chunks(state.tenant, openings).values()))
     # A question in parts ("How long are invoices kept and who owns the retention policy?")
     # gets each part's best sentences: chosen for the whole, the owner's sentences lost every
     # place to the invoices'.
     chosen: dict[str, EvidenceSpan] = {}
-    for part in read_parts(query):
+    for part in question_parts(query):
         for span in select_spans(
             part,
             hits,

@@ -211,7 +211,9 @@ def _pad(
     return chosen
 
 
-def statements(claims: Sequence[Claim], policy: PolicySettings) -> list[Statement]:
+def statements(
+    claims: Sequence[Claim], policy: PolicySettings, citations: Sequence[Citation] = ()
+) -> list[Statement]:
     """The answer sentence by sentence, each shown whole in the draft's words or withheld.
 
     A sentence is VERIFIED when every claim compiled from it is and together they use every
@@ -219,7 +221,9 @@ def statements(claims: Sequence[Claim], policy: PolicySettings) -> list[Statemen
     or words no claim judged). VERIFIED sentences are shown, UNVERIFIED ones too when the
     policy marks them (unverified = mark), BLOCKED ones never: nothing reads stronger than the
     draft said, no fragment of a sentence stands in for it, and what is withheld says why.
+    Given the ``citations``, each carries the reader's score of its evidence.
     """
+    read = {c.id: c.answers for c in citations if c.answers is not None}
     result: list[Statement] = []
     for source, group in groupby(claims, key=lambda claim: claim.source or claim.text):
         members = [claim for claim in group if claim.decision is not None]
@@ -259,6 +263,7 @@ def statements(claims: Sequence[Claim], policy: PolicySettings) -> list[Statemen
                 claim_ids=[claim.id for claim in members],
                 citation_ids=list(dict.fromkeys(cited)),
                 reason=reason,
+                answers_question=max((read[c] for c in cited if c in read), default=None),
             )
         )
     return result

@@ -1,11 +1,11 @@
-"""certiq's relevance model as the RelevanceScorer, on onnxruntime when it is installed, else in
-numpy (certiq.adapters.local.cross_encoder: the same scores).
+"""certiq's reader as the RelevanceScorer, on onnxruntime when it is installed, else in numpy
+(certiq.adapters.local.cross_encoder: the same scores).
 
-A cross-encoder (sentence, question) -> not_relevant / relevant, fine-tuned from
-all-MiniLM-L6-v2 on PolicyQA questions and SciFact claims (scripts/train_relevance.py; model
-card: models/relevance/MODEL_CARD.md). It ships in the repository's models/ folder, not in the
-package: the Lambda layer has no room for a second 45 MB model (docs/aws.md), so in AWS span
-selection keeps the hand-set score.
+A cross-encoder (sentence in its context, question) -> not_relevant / relevant, fine-tuned from
+all-MiniLM-L6-v2 on qa/ (SQuAD, CUAD, QED, COVID-QA) and half of PolicyQA's policies
+(scripts/train_reader.py; model card: models/reader/MODEL_CARD.md). It ships in the repository's
+models/ folder, not in the package: the Lambda layer has no room for a second 45 MB model
+(docs/aws.md), so in AWS span selection keeps the hand-set score.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from certiq.adapters.local.minilm import LoadedOnce
 SETTING: Final = "CERTIQ_RETRIEVAL__SPAN_MODEL_DIR"
 # The repository's copy (an editable install, as `make demo` makes); parents: local, adapters,
 # certiq, core, layers, the repository.
-SHIPPED_MODEL_DIR: Final = Path(__file__).resolve().parents[5] / "models" / "relevance"
-# A question and one sentence: what it was trained on (scripts/train_relevance.py).
+SHIPPED_MODEL_DIR: Final = Path(__file__).resolve().parents[5] / "models" / "reader"
+# A question and one sentence in its context: what it was trained on (scripts/train_reader.py).
 MAX_LENGTH: Final = 128
 
 __all__ = ["SETTING", "SHIPPED_MODEL_DIR", "CrossEncoderRelevance", "missing_requirements"]
