@@ -259,6 +259,8 @@ QUOTED_OFFLINE = (
     "Quoted offline: VERIFIED means each sentence is the documents' own words."
     " Whether it answers your question is for you to judge."
 )
+# Beside it, certiq's reader's own judgement of that, per shown statement.
+READER_JUDGED = "certiq's reader, how likely each sentence answers your question:"
 # certiq's judgement, not a proof: the closest passages, none of which it found to answer.
 RELATED_READING = "Related reading (closest passages; none was found to state the answer):"
 # NOT_FOUND_AS_WRITTEN: the question was searched untranslated, so nothing was checked against it.
@@ -266,6 +268,12 @@ UNCHECKED_READING = (
     "Closest passages, in the documents' language (not checked against the question:"
     " it was not translated):"
 )
+
+
+def _opening(text: str, words: int = 10) -> str:
+    """A sentence's first words, to name it in a list."""
+    parts = text.split()
+    return " ".join(parts[:words]) + (" ..." if len(parts) > words else "")
 
 
 def _readable(response: QAResponse) -> str:
@@ -282,6 +290,10 @@ def _readable(response: QAResponse) -> str:
         lines += ["", "Answer:", f"  {response.answer}"]
         if response.answerer == "extractive" and any(s.shown for s in response.statements):
             lines.append(f"  ({QUOTED_OFFLINE})")
+        judged = [s for s in response.statements if s.shown and s.answers_question is not None]
+        if judged:
+            lines.append(f"  {READER_JUDGED}")
+            lines += [f"    {s.answers_question:.2f}  {_opening(s.text)}" for s in judged]
     if response.message:
         lines += ["", f"Note: {response.message}"]
     if response.related:
