@@ -13,10 +13,9 @@ answer here is drawn from the whole policy), how many sentences answers show, ho
 answerer abstains, and how often a gold answer was among the evidence sentences the answerer
 could choose from (the ceiling).
 
-Rules are written by looking at questions of the policies at even places in title order
-(`scripts/policyqa_halves.py`; `scripts/policyqa_misses.py` lists what they show), never at
-the others: the figures are printed for all questions and for each half, and the held-out
-half's is the one a rule must move to count.
+The reader trains on the policies at even places in title order (`scripts/policyqa_halves.py`),
+never on the others: the figures are printed for all questions and for each half, and the
+held-out half's is the one that counts.
 
 The reader (span_scorer model, the product's local default) was trained on the tuning half's
 policies only (scripts/reader_data.py), so with --scorer model only the held-out half is asked:

@@ -1,6 +1,6 @@
-"""PolicyQA's policies in two halves: rules are written from the tuning half's questions
-(`scripts/policyqa_misses.py`), never from the held-out half's, whose figure measures them.
-Imported by the bench and by the relevance model's training, which needs none of certiq."""
+"""PolicyQA's policies in two halves: the reader trains on the tuning half's questions
+(`scripts/reader_data.py`), never on the held-out half's, whose figure measures it. Imported by
+the bench and by the reader's data."""
 
 from __future__ import annotations
 
@@ -8,6 +8,6 @@ from collections.abc import Iterable
 
 
 def tuning_policies(titles: Iterable[str]) -> frozenset[str]:
-    """The policies rules may be written from: every other one in title order, the first
-    included. The rest are held out from rule writing."""
+    """The policies the reader may train on: every other one in title order, the first
+    included. The rest are held out."""
     return frozenset(sorted(titles)[::2])
