@@ -254,13 +254,11 @@ def ask_command(
 
 
 # Offline, every shown sentence is quoted: VERIFIED says the document states it, and only the
-# reader can say whether it answers the question (the web page says the same).
+# reader (then certiq's reader, per statement) can say whether it answers the question.
 QUOTED_OFFLINE = (
     "Quoted offline: VERIFIED means each sentence is the documents' own words."
     " Whether it answers your question is for you to judge."
 )
-# Beside it, certiq's reader's own judgement of that, per shown statement.
-READER_JUDGED = "certiq's reader, how likely each sentence answers your question:"
 # certiq's judgement, not a proof: the closest passages, none of which it found to answer.
 RELATED_READING = "Related reading (closest passages; none was found to state the answer):"
 # NOT_FOUND_AS_WRITTEN: the question was searched untranslated, so nothing was checked against it.
@@ -268,12 +266,6 @@ UNCHECKED_READING = (
     "Closest passages, in the documents' language (not checked against the question:"
     " it was not translated):"
 )
-
-
-def _opening(text: str, words: int = 10) -> str:
-    """A sentence's first words, to name it in a list."""
-    parts = text.split()
-    return " ".join(parts[:words]) + (" ..." if len(parts) > words else "")
 
 
 def _readable(response: QAResponse) -> str:
@@ -290,10 +282,9 @@ def _readable(response: QAResponse) -> str:
         lines += ["", "Answer:", f"  {response.answer}"]
         if response.answerer == "extractive" and any(s.shown for s in response.statements):
             lines.append(f"  ({QUOTED_OFFLINE})")
-        judged = [s for s in response.statements if s.shown and s.answers_question is not None]
-        if judged:
-            lines.append(f"  {READER_JUDGED}")
-            lines += [f"    {s.answers_question:.2f}  {_opening(s.text)}" for s in judged]
+        if judged := [s for s in response.statements if s.shown and s.answers_question is not None]:
+            lines.append("  certiq's reader, how likely each sentence answers your question:")
+            lines += [f"    {s.answers_question:.2f}  {s.text[:60]}" for s in judged]
     if response.message:
         lines += ["", f"Note: {response.message}"]
     if response.related:
@@ -307,8 +298,7 @@ def _readable(response: QAResponse) -> str:
         lines += ["", f"Search: {response.search.note}"]
     if response.search is not None and response.search.original_query is not None:
         lines += ["", f"Searched as: {response.search.query}  ({response.search.rewriter})"]
-    if response.reused_from is not None:
-        reused = response.reused_from
+    if (reused := response.reused_from) is not None:
         lines += [
             "",
             f"Reused: the verified answer to {reused.question!r}, certificate"
