@@ -185,6 +185,11 @@ def test_an_answer_opens_its_cited_box_survives_a_reload_and_shows_a_deleted_fil
     assert note.count() == 1
     assert "Quoted offline" in note.inner_text()
     assert "for you to judge" in note.inner_text()
+    # AND beside the statement, how likely certiq's reader finds that it answers the question
+    judged = page.locator(".answers-question").first
+    likely = float(judged.inner_text().removeprefix("(answers: ").removesuffix(")"))
+    assert 0.0 <= likely <= 1.0
+    assert "certiq's reader" in (judged.get_attribute("title") or "")
 
     # AND the conversation in the URL has the response the page shows
     conversation_id = page.evaluate("new URL(location.href).searchParams.get('c')")

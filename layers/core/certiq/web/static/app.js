@@ -183,6 +183,11 @@ function renderAnswer(turn, response) {
           statement.text,
           el("span", { class: "claim-tip", role: "tooltip", id: tipId, text: `${label}: ${statement.reason}` })),
       );
+      // The reader's own judgement beside Verified: whether the sentence answers what was asked.
+      if (statement.answers_question != null) {
+        const likely = statement.answers_question.toFixed(2);
+        body.append(" ", el("span", { class: "answers-question", title: t("answersQuestionTip"), text: `(${t("answersQuestion", { likely })})` }));
+      }
       for (const citationId of statement.citation_ids) {
         const citation = byId.get(citationId);
         if (citation) body.append(" ", renderChip(turn, citation, response));
