@@ -15,6 +15,9 @@ passes, on 2 CPU cores (models/reader/MODEL_CARD.md gives the time).
 
     .venv-train/bin/python scripts/train_reader.py --threads 2
     python scripts/train_reader.py --device cuda
+
+``--init`` goes on from a trained reader (its head included) instead of MiniLM: for a further
+pass on other data (the model card's experiment with the development sets' questions).
 """
 
 from __future__ import annotations
@@ -106,6 +109,8 @@ def train(
     questions: Sequence[Question], args: argparse.Namespace, tokenizer: Tokenizer, seed: int
 ) -> CrossEncoder:
     model = start_model(seed, 0.1, args.device, LABELS)
+    if args.init is not None:  # go on from a trained reader, its head included
+        model.load_base(args.init, with_classifier=True)
     if args.freeze_words:
         model.word.weight.requires_grad_(False)
     rng = random.Random(seed)
@@ -172,6 +177,7 @@ def main() -> None:
     parser.add_argument("--name", default="certiq-reader-minilm-v1")
     parser.add_argument("--limit", type=int, default=0, help="this many questions (a smoke run)")
     parser.add_argument("--base", type=Path, help="MiniLM folder (default: the installed package)")
+    parser.add_argument("--init", type=Path, help="a trained reader's folder to go on from")
     parser.add_argument(
         "--freeze-words",
         action=argparse.BooleanOptionalAction,
