@@ -57,13 +57,9 @@ def main() -> int:
     from certiq.runtime.local import LocalRuntime
 
     sys.path.insert(0, str(Path(__file__).parent))
-    from make_sample_pdfs import DOCUMENTS, ingest_samples
+    from make_sample_pdfs import ingest_samples
 
-    if args.documents == "demo":
-        documents = DOCUMENTS
-    else:  # heldout_documents.py, heldout_documents_b.py
-        module = "heldout_documents" + args.documents.removeprefix("heldout").replace("-", "_")
-        documents = importlib.import_module(module).DOCUMENTS
+    documents = documents_of(args.documents)
     deps = build_deps(Settings(home=home, reuse=ReuseSettings(enabled=False)))
     ingest_samples(deps, home / "samples", documents)
 
@@ -92,6 +88,17 @@ def main() -> int:
     for split in ("dev", "test", "all"):
         print(json.dumps({"split": split, **summary(counts[split])}))
     return 0
+
+
+def documents_of(name: str) -> Any:
+    """The documents a set asks (``--documents``): the demo's, or heldout_documents.py,
+    heldout_documents_b.py, ..."""
+    if name == "demo":
+        from make_sample_pdfs import DOCUMENTS
+
+        return DOCUMENTS
+    module = "heldout_documents" + name.removeprefix("heldout").replace("-", "_")
+    return importlib.import_module(module).DOCUMENTS
 
 
 def same_parts(parts: list[str]) -> list[str]:

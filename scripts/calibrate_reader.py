@@ -20,7 +20,6 @@ then AnswerSettings' defaults (certiq.config).
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 import tempfile
@@ -29,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_answer_sets import DEVELOPMENT, documents_flag
-from bench_answerability import QUESTIONS, outcome_of
+from bench_answerability import QUESTIONS, documents_of, outcome_of
 
 from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.bootstrap import build_deps
@@ -47,15 +46,11 @@ MOST_WRONG = 0.10
 
 def retrieved(name: str) -> list[tuple[dict[str, Any], str, list[EvidenceSpan]]]:
     """Each question of the set with the evidence the Retrieve state gives it."""
-    from make_sample_pdfs import DOCUMENTS, ingest_samples
+    from make_sample_pdfs import ingest_samples
 
     flag = documents_flag(name)
     rows = [json.loads(line) for line in QUESTIONS[flag].read_text(encoding="utf-8").splitlines()]
-    if flag == "demo":
-        documents = DOCUMENTS
-    else:
-        module = "heldout_documents" + flag.removeprefix("heldout").replace("-", "_")
-        documents = importlib.import_module(module).DOCUMENTS
+    documents = documents_of(flag)
     home = Path(tempfile.mkdtemp(prefix="certiq-reader-calibration-"))
     deps = build_deps(Settings(home=home, reuse=ReuseSettings(enabled=False)))
     if deps.relevance is None:

@@ -46,6 +46,7 @@ from train_verifier import (
     batches,
     logits_of,
     probabilities,
+    set_up_torch,
     start_model,
     tokenizer_for,
 )
@@ -186,10 +187,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     train_verifier.BASE = args.base
-    if args.threads:
-        torch.set_num_threads(args.threads)
-    if args.device == "cpu":
-        torch.use_deterministic_algorithms(True)
+    set_up_torch(args.threads, args.device)
     args.work.mkdir(parents=True, exist_ok=True)
     questions = read(args.data)
     if args.limit:

@@ -326,6 +326,15 @@ class Optimiser:
             self.running = 0.0
 
 
+def set_up_torch(threads: int, device: str) -> None:
+    """``threads`` CPU threads (0: torch's choice); on a CPU, deterministic kernels, so a rerun
+    with the same thread count gives the same weights."""
+    if threads:
+        torch.set_num_threads(threads)
+    if device == "cpu":
+        torch.use_deterministic_algorithms(True)
+
+
 def start_model(
     seed: int, dropout: float, device: str, labels: Sequence[str] = LABELS
 ) -> CrossEncoder:
@@ -574,10 +583,7 @@ def main() -> None:
     for item in filter(None, args.weights.split(",")):
         name, value = item.split("=")
         SOURCE_WEIGHT[name] = float(value)
-    if args.threads:
-        torch.set_num_threads(args.threads)
-    if args.device == "cpu":
-        torch.use_deterministic_algorithms(True)
+    set_up_torch(args.threads, args.device)
     args.work.mkdir(parents=True, exist_ok=True)
     pairs = read(args.pairs)
     if args.commercial:

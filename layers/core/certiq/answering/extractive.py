@@ -59,8 +59,8 @@ class ExtractiveAnswerer:
         chosen: dict[str, EvidenceSpan] = {}
         unanswered: list[str] = []
         for part in parts:
-            scores = self.scores(part, candidates, whole=len(parts) == 1)
-            picked = self.choose(candidates, scores)
+            scores, floor = self.scores(part, candidates, whole=len(parts) == 1)
+            picked = self.choose(candidates, scores, floor)
             if not picked:
                 unanswered.append(part)
             for span in picked:
@@ -69,30 +69,30 @@ class ExtractiveAnswerer:
 
     def scores(
         self, question: str, evidence: Sequence[EvidenceSpan], *, whole: bool = True
-    ) -> list[float]:
-        """How likely each sentence is to answer ``question``: the reader's probability from
-        retrieval when the question was read whole; a part of it is read again by the reader
-        (with title and heading; the sentence before is not carried on a span). Without a
-        reader, the hand-set score."""
-        if whole and all(span.answers is not None for span in evidence):
-            return [float(span.answers or 0.0) for span in evidence]
-        if self._reader is not None and any(span.answers is not None for span in evidence):
+    ) -> tuple[list[float], float]:
+        """How likely each sentence is to answer ``question``, and the floor an answer must
+        reach: the reader's probability from retrieval when the question was read whole; a
+        part of it is read again by the reader (with title and heading; the sentence before is
+        not carried on a span); ``min_answer`` for either. Without a reader's probabilities, the
+        hand-set score and ``min_relevance``."""
+        read = any(span.answers is not None for span in evidence)
+        if whole and read and all(span.answers is not None for span in evidence):
+            return [float(span.answers or 0.0) for span in evidence], self._settings.min_answer
+        if self._reader is not None and read:
             passages = [
                 reader_passage(span.text, document_title(span.file_name), span.section)
                 for span in evidence
             ]
-            return self._reader.relevance(question, passages) if passages else []
-        return [span.score for span in evidence]
+            return self._reader.relevance(question, passages), self._settings.min_answer
+        return [span.score for span in evidence], self._settings.min_relevance
 
     def choose(
-        self, evidence: Sequence[EvidenceSpan], scores: Sequence[float]
+        self, evidence: Sequence[EvidenceSpan], scores: Sequence[float], floor: float
     ) -> list[EvidenceSpan]:
-        """The best sentence when it reaches the floor, then the next while each scores
+        """The best sentence when it reaches ``floor``, then the next while each scores
         ``keep_ratio`` of the best, ``max_sentences`` at most, a repeated text once."""
         if not evidence:
             return []
-        read = any(span.answers is not None for span in evidence) or self._reader is not None
-        floor = self._settings.min_answer if read else self._settings.min_relevance
         ranked = sorted(zip(scores, evidence, strict=True), key=lambda item: -item[0])
         best = ranked[0][0]
         if best < floor:

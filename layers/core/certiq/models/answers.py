@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from certiq.models.base import Contract
+from certiq.models.base import Contract, reader_probability
 from certiq.models.documents import (
     Box,
     EvidenceSpan,
@@ -77,15 +77,10 @@ class Citation(Contract):
         ' the quote is about when its own words do not say ("System owners must confirm within 2'
         ' business days ..." under "6. Legal hold")',
     )
-    # Left out when unset too: certificates sealed before the reader keep their digests.
-    answers: float | None = Field(
-        default=None,
-        ge=0,
-        le=1,
-        exclude_if=lambda answers: answers is None,
-        description="the reader's probability that the quote answers the question (a second"
-        " judgement beside verification, which says whether the quote states the claim); None"
-        " when no reader read it",
+    answers: float | None = reader_probability(
+        "the reader's probability that the quote answers the question (a second judgement"
+        " beside verification, which says whether the quote states the claim); None when no"
+        " reader read it"
     )
 
     @property
@@ -145,14 +140,10 @@ class Statement(Contract):
         description="shown: its claims' minimal evidence; withheld: what the deciding claim cited"
     )
     reason: str
-    answers_question: float | None = Field(
-        default=None,
-        ge=0,
-        le=1,
-        exclude_if=lambda answers: answers is None,
-        description="the reader's probability that its evidence answers the question (the best"
-        " of its citations'): VERIFIED says the evidence states it, this says it answers what"
-        " was asked; None when no reader read it",
+    answers_question: float | None = reader_probability(
+        "the reader's probability that its evidence answers the question (the best of its"
+        " citations'): VERIFIED says the evidence states it, this says it answers what was"
+        " asked; None when no reader read it"
     )
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class Contract(BaseModel):
@@ -12,3 +14,15 @@ class Contract(BaseModel):
 
 
 # --- documents and evidence ------------------------------------------------------------------
+
+
+def reader_probability(description: str) -> Any:
+    """A field for the reader's probability, in [0, 1]: left out of the JSON when unset, so
+    records sealed before the reader keep their digests."""
+    return Field(
+        default=None,
+        ge=0,
+        le=1,
+        exclude_if=lambda probability: probability is None,
+        description=description,
+    )

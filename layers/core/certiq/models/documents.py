@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from certiq.models.base import Contract
+from certiq.models.base import Contract, reader_probability
 
 
 class Box(Contract):
@@ -295,13 +295,9 @@ class EvidenceSpan(Contract):
         exclude_if=lambda section: section is None,
         description=_SECTION_DESCRIPTION,
     )
-    answers: float | None = Field(
-        default=None,
-        ge=0,
-        le=1,
-        exclude_if=lambda answers: answers is None,
-        description="the reader's probability that the sentence, read in its context (title,"
-        " heading, the sentence before), answers the question; None when no reader read it",
+    answers: float | None = reader_probability(
+        "the reader's probability that the sentence, read in its context (title, heading, the"
+        " sentence before), answers the question; None when no reader read it"
     )
 
 

@@ -80,7 +80,6 @@ class Candidates:
     """What relevance is judged on, one row per candidate sentence."""
 
     texts: Sequence[str]
-    passages: Sequence[str]  # each sentence in its context, as the reader reads it
     lexical: Matrix  # BM25 over the best candidate's, 0..1
     semantic: Matrix | None  # cosine with the question, negatives as 0; None: no embedder
     chunk: Matrix  # the chunk's retrieval score over the best chunk's, 0..1
@@ -143,7 +142,6 @@ def candidate_set(
     )
     return candidates, Candidates(
         texts=texts,
-        passages=[_passage(candidate) for candidate in candidates],
         lexical=lexical_scores(query, [candidate.terms for candidate in candidates]),
         semantic=semantic,
         chunk=chunk,
@@ -180,7 +178,7 @@ def best_spans(
     weighted = weighted_scores(data, settings)
     hand_set = weighted.tolist()
     scores = (
-        model_scores(question, data, weighted, relevance, settings)
+        model_scores(question, candidates, weighted, relevance, settings)
         if relevance is not None
         else hand_set
     )
@@ -214,7 +212,7 @@ def best_spans(
 
 def model_scores(
     question: str,
-    data: Candidates,
+    candidates: Sequence[_Candidate],
     weighted: Matrix,
     relevance: RelevanceScorer,
     settings: RetrievalSettings,
@@ -222,12 +220,10 @@ def model_scores(
     """For the ``span_shortlist`` best sentences by the hand-set score (the reader reads each
     with the question, so it is kept to a few): the reader's probability that the sentence,
     read in its context, answers the question; 0 for the others."""
-    best = np.argsort(-weighted, kind="stable")[: settings.span_shortlist]
-    scores = [0.0] * len(data.texts)
-    passages = [data.passages[i] for i in best]
-    for index, probability in zip(
-        best.tolist(), relevance.relevance(question, passages), strict=True
-    ):
+    best = np.argsort(-weighted, kind="stable")[: settings.span_shortlist].tolist()
+    scores = [0.0] * len(candidates)
+    passages = [_passage(candidates[i]) for i in best]
+    for index, probability in zip(best, relevance.relevance(question, passages), strict=True):
         scores[index] = float(probability)
     return scores
 
