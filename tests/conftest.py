@@ -33,6 +33,9 @@ from reportlab.platypus import (
 from tests.provider_fakes import ProviderServer
 from tests.provider_fakes import serve as serve_provider
 
+# The real OpenSearch node's fixtures: opensearch_node (one per run) and opensearch_url.
+pytest_plugins = ["tests.opensearch"]
+
 MakePdf = Callable[[Sequence[Sequence[str]]], bytes]
 
 REAL_EMBEDDER_MARK = "real_embedder"

@@ -53,7 +53,6 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
     from mypy_boto3_stepfunctions import SFNClient
     from opensearchpy import OpenSearch
-    from osmem_server import OsmemServer
 
     from certiq.adapters.aws.opensearch_index import OpenSearchIndex
 
@@ -190,23 +189,9 @@ def verified_answer_store(request: pytest.FixtureRequest) -> VerifiedAnswerStore
     return DynamoVerifiedAnswerStore(aws.dynamodb, aws.tables["answers"])
 
 
-@pytest.fixture(scope="session")
-def osmem() -> Iterator[OsmemServer]:
-    """One osmem-server (an in-memory OpenSearch speaking its REST API) for the whole run.
-
-    Tests take a clone of it each (copy-on-write, milliseconds), never the base itself.
-    Skipped, not failed, where osmem-server or opensearch-py is not installed.
-    """
-    pytest.importorskip("opensearchpy", reason="opensearch-py is not installed")
-    osmem_server = pytest.importorskip("osmem_server", reason="osmem-server is not installed")
-    server = osmem_server.OsmemServer.start(japanese=False)
-    yield server
-    server.close()
-
-
 @dataclass
 class OpenSearchWorld:
-    """An empty osmem clone for one test, and a client bound to it."""
+    """The run's OpenSearch node, emptied for one test, and a client bound to it."""
 
     url: str
     client: OpenSearch
@@ -215,7 +200,7 @@ class OpenSearchWorld:
         from certiq.adapters.aws.opensearch_index import OpenSearchIndex
 
         settings: dict[str, Any] = {
-            "dimension": OSMEM_DIMENSION,
+            "dimension": OPENSEARCH_DIMENSION,
             "bulk_batch": 2,
             "max_retries": 2,
             "refresh": True,
@@ -226,19 +211,19 @@ class OpenSearchWorld:
 
 
 # The vector dimension of the contract suite's OpenSearch index: small, but a real knn_vector
-# mapping (osmem validates it; it does not run k-NN queries).
-OSMEM_DIMENSION = 4
+# field searched by the k-NN plugin's lucene HNSW.
+OPENSEARCH_DIMENSION = 4
 
 
 @pytest.fixture
-def opensearch(osmem: OsmemServer) -> Iterator[OpenSearchWorld]:
+def opensearch(opensearch_url: str) -> Iterator[OpenSearchWorld]:
+    pytest.importorskip("opensearchpy", reason="opensearch-py is not installed")
     from certiq.adapters.aws.opensearch_client import make_client
     from certiq.config import OpenSearchSettings
 
-    with osmem.clone() as clone:
-        client = make_client(OpenSearchSettings(endpoint=clone.url), REGION)
-        yield OpenSearchWorld(url=clone.url, client=client)
-        client.close()
+    client = make_client(OpenSearchSettings(endpoint=opensearch_url), REGION)
+    yield OpenSearchWorld(url=opensearch_url, client=client)
+    client.close()
 
 
 @pytest.fixture(params=["sqlite-fts5", "opensearch"])

@@ -1,8 +1,9 @@
 """What the OpenSearch adapter sends, checked without a server: bodies, bulk lines, retries.
 
-The k-NN body is asserted against the documented OpenSearch format (efficient filtering: the
-filter inside the ``knn`` clause of the vector field), since osmem-server runs no k-NN query.
-Retries run against FakeOpenSearch, a small client that fails chosen items then succeeds.
+The bodies are asserted against the documented OpenSearch format (efficient filtering: the
+filter inside the ``knn`` clause of the vector field); test_opensearch_index.py runs the same
+queries on a real node. Retries of throttled items, which a real node does not produce on
+demand, run against FakeOpenSearch, a small client that fails chosen items then succeeds.
 """
 
 from __future__ import annotations
@@ -23,11 +24,8 @@ from opensearchpy import AWSV4SignerAuth, RequestsHttpConnection
 from opensearchpy.exceptions import ConnectionTimeout, RequestError, TransportError
 from requests import Request
 
-from certiq.adapters.aws.opensearch_client import make_client
-from certiq.adapters.aws.opensearch_index import (
+from certiq.adapters.aws.opensearch_bodies import (
     INDEX_BODY_FILE,
-    BulkRejected,
-    OpenSearchIndex,
     chunk_from_source,
     chunk_source,
     document_id,
@@ -36,6 +34,8 @@ from certiq.adapters.aws.opensearch_index import (
     lexical_query_body,
     load_index_body,
 )
+from certiq.adapters.aws.opensearch_client import make_client
+from certiq.adapters.aws.opensearch_index import BulkRejected, OpenSearchIndex, SearchIndexMismatch
 from certiq.bootstrap import _search_index
 from certiq.config import OpenSearchSettings, Settings
 from certiq.errors import ConfigurationError, TransientError
@@ -56,6 +56,9 @@ class FakeIndices:
             raise RequestError(400, "resource_already_exists_exception", {})
         self.created.append((index, body))
         return {"acknowledged": True, "index": index}
+
+    def put_mapping(self, index: str, body: dict[str, Any]) -> dict[str, Any]:
+        return {"acknowledged": True}
 
 
 class FakeOpenSearch:
@@ -102,7 +105,9 @@ class FakeOpenSearch:
             "items": items,
         }
 
-    def search(self, index: str, body: dict[str, Any]) -> dict[str, Any]:
+    def search(
+        self, index: str, body: dict[str, Any], params: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         self.searches.append(body)
         if self.search_error is not None:
             raise self.search_error
@@ -500,7 +505,8 @@ def test_search_failures_map_to_transient_error_when_worth_retrying(
     client = FakeOpenSearch()
     client.search_error = error
     index, _ = make_index(client)
-    expected = TransientError if transient else RequestError
+    # A refusal (400) is not retried: it is said in words, with the cluster's reason.
+    expected = TransientError if transient else SearchIndexMismatch
     with pytest.raises(expected):
         index.search("tenant-a", "refund", 3)
 

@@ -1,8 +1,10 @@
-"""The OpenSearch adapter on osmem-server, beyond the shared SearchIndex contract.
+"""The OpenSearch adapter on a real OpenSearch 2.19 node, beyond the shared SearchIndex contract.
 
-Index creation against a real mapping validator, embeddings stored once (never in hits),
-missing indices, the HTTP methods used (the domain's IAM policy allows POST and PUT only), and
-connection failures as TransientError. osmem runs no k-NN query: see test_opensearch_bodies.py.
+Index creation, embeddings stored once (never in hits), k-NN with the tenant and collection
+filters inside the k-NN clause, hybrid search fused in the cluster (neural-search), missing
+indices and mappings of another dimension said in words, items the cluster refuses, the HTTP
+methods used (the domain's IAM policy allows POST and PUT only), and an unreachable cluster as
+SearchUnavailable. The node: tests/opensearch.py.
 """
 
 from __future__ import annotations
@@ -14,18 +16,24 @@ import pytest
 pytest.importorskip("opensearchpy", reason="opensearch-py is not installed")
 
 from opensearchpy import OpenSearch, Transport
-from opensearchpy.exceptions import RequestError
 
+from certiq.adapters.aws.opensearch_bodies import document_id
 from certiq.adapters.aws.opensearch_client import make_client
-from certiq.adapters.aws.opensearch_index import OpenSearchIndex, document_id
-from certiq.config import OpenSearchSettings
-from certiq.errors import TransientError
-from tests.contract.conftest import OSMEM_DIMENSION, REGION
+from certiq.adapters.aws.opensearch_index import (
+    BulkRejected,
+    OpenSearchIndex,
+    SearchIndexMismatch,
+    SearchUnavailable,
+)
+from certiq.config import OpenSearchSettings, RetrievalSettings
+from certiq.errors import IngestionError, TransientError
+from certiq.models import Chunk
+from certiq.retrieval.fusion import reciprocal_rank_fusion
+from certiq.retrieval.search import hybrid_search
+from tests.contract.conftest import OPENSEARCH_DIMENSION, REGION
 from tests.fakes import make_chunk
 
 if TYPE_CHECKING:
-    from osmem_server import OsmemServer
-
     from tests.contract.conftest import OpenSearchWorld
 
 
@@ -56,12 +64,11 @@ def test_ensure_index_creates_once_and_tolerates_an_existing_index(
     assert second.ensure_index() is False
     mapping = opensearch.client.indices.get_mapping(index=first.name)
     vector = mapping[first.name]["mappings"]["properties"]["embedding"]
-    assert vector["type"] == "knn_vector" and vector["dimension"] == OSMEM_DIMENSION
+    assert vector["type"] == "knn_vector" and vector["dimension"] == OPENSEARCH_DIMENSION
 
 
 def test_reads_of_an_index_not_created_yet_find_nothing(opensearch: OpenSearchWorld) -> None:
     index = opensearch.index()
-    assert index.search("tenant-a", "refund", 5) == []
     assert index.get_chunks("tenant-a", ["policy:0"]) == {}
     assert index.count("tenant-a") == 0
     assert index.delete_document("tenant-a", "policy") == 0
@@ -150,7 +157,7 @@ def test_only_post_and_put_reach_the_cluster(opensearch: OpenSearchWorld) -> Non
     RecordingTransport.requests = []
     client = OpenSearch(hosts=[opensearch.url], transport_class=RecordingTransport)
     index = OpenSearchIndex(
-        client, "certiq-chunks", dimension=OSMEM_DIMENSION, bulk_batch=10, max_retries=0
+        client, "certiq-chunks", dimension=OPENSEARCH_DIMENSION, bulk_batch=10, max_retries=0
     )
 
     # WHEN the adapter is used for everything it does
@@ -159,13 +166,13 @@ def test_only_post_and_put_reach_the_cluster(opensearch: OpenSearchWorld) -> Non
     OpenSearchIndex(client, "certiq-chunks", dimension=None, bulk_batch=1, max_retries=0).index(
         [make_chunk(REFUNDS, doc_id="other")]
     )
-    index.index([make_chunk(REFUNDS, doc_id="policy")])
+    index.index([make_chunk(REFUNDS, doc_id="policy").model_copy(update={"embedding": VECTOR})])
     index.search("tenant-a", "refund", 3)
+    index.search_vector("tenant-a", VECTOR, 3)
+    index.search_hybrid("tenant-a", "refund", VECTOR, 3, depth=10)
     index.get_chunks("tenant-a", ["policy:0"])
     index.count("tenant-a")
     index.delete_document("tenant-a", "policy")
-    with pytest.raises(RequestError):  # osmem answers k-NN with 400 unsupported
-        index.search_vector("tenant-a", VECTOR, 3)
 
     # THEN every request was a POST or a PUT (the managed domain's IAM policy allows no other)
     methods = {method for method, _ in RecordingTransport.requests}
@@ -174,16 +181,212 @@ def test_only_post_and_put_reach_the_cluster(opensearch: OpenSearchWorld) -> Non
     assert {"_search", "_mget", "_count", "_bulk", "_delete_by_query"} <= paths
 
 
-def test_an_unreachable_cluster_is_a_transient_error(osmem: OsmemServer) -> None:
-    # GIVEN a client pointed at a port where nothing listens any more (a closed clone)
-    with osmem.clone() as clone:
-        url = clone.url
+def test_an_unreachable_cluster_is_said_in_words_and_retried(opensearch: OpenSearchWorld) -> None:
+    # GIVEN a client pointed at a port where nothing listens
+    url = f"http://127.0.0.1:{_closed_port()}"
     client = make_client(OpenSearchSettings(endpoint=url), REGION)
     index = OpenSearchIndex(client, "certiq-chunks", dimension=None, bulk_batch=5, max_retries=1)
 
     # WHEN it is read from and written to
-    # THEN both fail as TransientError, the error the state machine retries
-    with pytest.raises(TransientError):
+    # THEN both fail as SearchUnavailable, a TransientError the state machine retries, whose
+    # message names the cluster and says what is wrong, with no client internals
+    with pytest.raises(SearchUnavailable) as read:
         index.count("tenant-a")
-    with pytest.raises(TransientError):
+    with pytest.raises(TransientError) as write:
         index.index([make_chunk(REFUNDS, doc_id="policy")])
+    for error in (read.value, write.value):
+        message = str(error)
+        assert f"OpenSearch at 127.0.0.1:{url.rsplit(':', 1)[1]} cannot be reached" in message
+        assert "urllib3" not in message and "object at 0x" not in message
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+# --- k-NN and hybrid search on the real engine ---------------------------------------------
+
+NORTH, EAST, SOUTH = [1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [-1.0, 0.0, 0.0, 0.0]
+
+
+def _embedded(text: str, vector: list[float], **fields: Any) -> Chunk:
+    return make_chunk(text, **fields).model_copy(update={"embedding": vector})
+
+
+def test_knn_finds_the_nearest_chunks_first_scored_by_cosine(opensearch: OpenSearchWorld) -> None:
+    # GIVEN three chunks pointing three ways
+    index = opensearch.index()
+    index.index(
+        [
+            _embedded("North.", NORTH, doc_id="n"),
+            _embedded("East.", EAST, doc_id="e"),
+            _embedded("South.", SOUTH, doc_id="s"),
+        ]
+    )
+
+    # WHEN the engine searches near north-by-east
+    hits = index.search_vector("tenant-a", [0.9, 0.3, 0.0, 0.0], 3)
+
+    # THEN north, east, south, best first, scored (1 + cosine) / 2 by the lucene engine
+    assert [hit.chunk.doc_id for hit in hits] == ["n", "e", "s"]
+    assert hits[0].score > hits[1].score > hits[2].score
+    assert all(hit.chunk.embedding is None for hit in hits)
+
+
+def test_the_tenant_filter_is_inside_the_knn_clause(opensearch: OpenSearchWorld) -> None:
+    # GIVEN tenant B holds ten chunks right on the query, tenant A one far from it
+    index = opensearch.index(bulk_batch=50)
+    index.index(
+        [_embedded(f"Secret {i}.", NORTH, doc_id=f"b{i}", tenant="tenant-b") for i in range(10)]
+        + [_embedded("Ours.", SOUTH, doc_id="a")]
+    )
+
+    # WHEN tenant A asks for its 3 nearest
+    hits = index.search_vector("tenant-a", NORTH, 3)
+
+    # THEN tenant A's chunk comes back: the filter ran before the top k, not after it
+    assert [(hit.chunk.tenant, hit.chunk.doc_id) for hit in hits] == [("tenant-a", "a")]
+    # AND tenant B never sees tenant A's
+    assert "a" not in {hit.chunk.doc_id for hit in index.search_vector("tenant-b", SOUTH, 20)}
+
+
+def test_the_collection_filter_is_inside_the_knn_clause(opensearch: OpenSearchWorld) -> None:
+    # GIVEN five chunks near the query in collection "hr" and one far in "legal"
+    index = opensearch.index(bulk_batch=50)
+    hr = [_embedded(f"HR {i}.", NORTH, doc_id=f"hr{i}", collection="hr") for i in range(5)]
+    index.index([*hr, _embedded("Legal.", EAST, doc_id="legal", collection="legal")])
+
+    # WHEN "legal" is searched for the 2 nearest
+    hits = index.search_vector("tenant-a", NORTH, 2, collection="legal")
+
+    # THEN only the legal chunk comes back
+    assert [hit.chunk.doc_id for hit in hits] == ["legal"]
+
+
+def test_a_document_indexed_again_replaces_its_chunks_and_deletion_removes_them(
+    opensearch: OpenSearchWorld,
+) -> None:
+    # GIVEN a document of three chunks, and another document
+    index = opensearch.index()
+    old = [_embedded(f"Old clause {i}.", NORTH, doc_id="lease", ordinal=i) for i in range(3)]
+    index.index([*old, _embedded("Other.", EAST, doc_id="other")])
+
+    # WHEN it is indexed again as two new chunks (the ingest path: delete, then bulk)
+    index.delete_document("tenant-a", "lease")
+    new = [_embedded(f"New clause {i}.", NORTH, doc_id="lease", ordinal=i) for i in range(2)]
+    index.index(new)
+
+    # THEN only the new chunks are found, by words and by vector
+    assert {hit.chunk.text for hit in index.search("tenant-a", "clause", 10)} == {
+        "New clause 0.",
+        "New clause 1.",
+    }
+    assert {hit.chunk.doc_id for hit in index.search_vector("tenant-a", NORTH, 10)} >= {"lease"}
+    assert index.count("tenant-a") == 3
+
+    # AND deleting it leaves the other document alone
+    assert index.delete_document("tenant-a", "lease") == 2
+    assert [hit.chunk.doc_id for hit in index.search_vector("tenant-a", NORTH, 10)] == ["other"]
+
+
+def test_hybrid_search_is_fused_in_the_cluster_as_certiq_fuses_it(
+    opensearch: OpenSearchWorld,
+) -> None:
+    # GIVEN chunks some found by words, some by vector, some by both, in two tenants
+    index = opensearch.index(bulk_batch=50)
+    chunks = [
+        _embedded("Refunds within 30 days.", EAST, doc_id="words"),
+        _embedded("Money back policy.", NORTH, doc_id="vector"),
+        _embedded("Refunds: the money back policy.", [0.7, 0.7, 0.0, 0.0], doc_id="both"),
+        _embedded("Shipping takes five days.", SOUTH, doc_id="neither"),
+        _embedded("Refunds for tenant B.", NORTH, doc_id="theirs", tenant="tenant-b"),
+    ]
+    index.index(chunks)
+    settings = RetrievalSettings()
+
+    # WHEN hybrid search runs through the engine's fusion
+    fused = index.search_hybrid("tenant-a", "refunds", NORTH, 3, depth=10)
+    result = hybrid_search(
+        index, _FixedEmbedder(NORTH), "tenant-a", "refunds", 3, "hybrid", settings
+    )
+
+    # THEN the cluster fused it (neural-search), in the order certiq's own fusion gives
+    assert fused is not None
+    hits, candidates = fused
+    expected = reciprocal_rank_fusion(
+        [index.search("tenant-a", "refunds", 10), index.search_vector("tenant-a", NORTH, 10)],
+        [1.0, 1.0],
+        limit=3,
+    )
+    assert [hit.chunk.doc_id for hit in hits] == [hit.chunk.doc_id for hit in expected]
+    assert len(hits) == 3 and candidates >= 3
+    # AND the retrieval step takes that path, and never another tenant's chunk
+    assert result.mode_used == "hybrid"
+    assert [hit.chunk.doc_id for hit in result.hits] == [hit.chunk.doc_id for hit in hits]
+
+
+class _FixedEmbedder:
+    """An embedder whose every text is one vector: the query's, for hybrid_search."""
+
+    name = "fixed"
+    dimension = OPENSEARCH_DIMENSION
+
+    def __init__(self, vector: list[float]) -> None:
+        self._vector = vector
+
+    def embed(self, texts: Any) -> Any:
+        import numpy as np
+
+        return np.array([self._vector for _ in texts], dtype=np.float32)
+
+
+def test_a_missing_index_is_said_in_words_on_search(opensearch: OpenSearchWorld) -> None:
+    # GIVEN no index was ever created
+    index = opensearch.index(name="certiq-never-made")
+
+    # WHEN it is searched
+    # THEN the error names the index and the cluster and says what to do
+    with pytest.raises(SearchIndexMismatch, match="certiq-never-made does not exist in OpenSearch"):
+        index.search("tenant-a", "refund", 5)
+
+
+def test_an_index_of_another_vector_dimension_is_said_in_words(
+    opensearch: OpenSearchWorld,
+) -> None:
+    # GIVEN an index made for 4-dimensional vectors
+    opensearch.index().ensure_index()
+
+    # WHEN an adapter for 8 dimensions (another embedder) writes to it or searches it
+    wrong = opensearch.index(dimension=8)
+    chunk = _embedded("Refunds.", [0.1] * 8, doc_id="policy")
+
+    # THEN both refuse before anything is written, naming the index and the conflict
+    with pytest.raises(SearchIndexMismatch, match=r"certiq-chunks .* is not the index certiq"):
+        wrong.index([chunk])
+    with pytest.raises(SearchIndexMismatch, match="dimension"):
+        opensearch.index(dimension=8).search_vector("tenant-a", [0.1] * 8, 3)
+    assert opensearch.index().count("tenant-a") == 0
+
+
+def test_an_item_the_cluster_refuses_is_an_ingestion_error_naming_it(
+    opensearch: OpenSearchWorld,
+) -> None:
+    # GIVEN an index that takes 4-dimensional vectors, and a chunk whose vector holds NaN
+    index = opensearch.index()
+    index.ensure_index()
+    bad = _embedded("Refunds.", [float("nan"), 0.0, 0.0, 0.0], doc_id="policy")
+
+    # WHEN it is indexed
+    # THEN the cluster's refusal is a BulkRejected (an IngestionError: the document ends
+    # FAILED with this reason), naming the item and the cluster's reason
+    with pytest.raises(BulkRejected) as refused:
+        index.index([bad, _embedded("Fine.", NORTH, doc_id="fine")])
+    assert isinstance(refused.value, IngestionError)
+    assert "1 documents rejected" in str(refused.value) and "tenant-a:policy:0" in str(
+        refused.value
+    )

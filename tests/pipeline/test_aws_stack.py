@@ -15,7 +15,7 @@ module and fresh Deps: every invocation is a cold start), sets the function's en
 it runs, calls ``lambda_handler(event, context)`` and returns the JSON result, or Lambda's error
 payload ``{"errorType", "errorMessage", "stackTrace"}`` for an exception, as the Python runtime
 does. Everything around it (Invoke, FunctionError, Step Functions' Lambda integration) stays
-moto's. OpenSearch is osmem-server, in place of the managed domain's endpoint.
+moto's. OpenSearch is a real node (tests/opensearch.py), in place of the managed domain.
 
 The expected order of states is derived from the ASL file, so adding states keeps these tests
 valid: a normal question walks the longest way from StartAt to a successful end; a failing step
@@ -62,7 +62,6 @@ from certiq.trust.certificate import check, check_with_public_key
 from certiq.trust.signatures import load_public_key
 from tests.conftest import build_pdf
 from tests.fakes import api_gateway_event
-from tests.pipeline.test_ingest_lambda import osmem_url
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -71,8 +70,6 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
     from mypy_boto3_stepfunctions import SFNClient
 
-__all__ = ["osmem_url"]  # the osmem-server fixture, shared with the ingest function's tests
-
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE_PATH = ROOT / "template.yaml"
@@ -80,7 +77,7 @@ REGION = "us-east-1"
 ACCOUNT = "123456789012"
 STACK = "certiq"
 PARAMETERS: dict[str, str] = {}
-# The managed domain's endpoint attribute; functions get osmem-server's URL in its place.
+# The managed domain's endpoint attribute; functions get the test node's URL in its place.
 DOMAIN_ENDPOINT = "search-certiq.us-east-1.es.amazonaws.com"
 MACHINE_ID = "AnswerStateMachine"
 FAILURE_CATCH = "States.ALL"
@@ -494,7 +491,7 @@ def code_zip(code_dir: Path) -> bytes:
 
 
 @pytest.fixture
-def stack(osmem_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Stack]:
+def stack(opensearch_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Stack]:
     monkeypatch.setenv("AWS_DEFAULT_REGION", REGION)
     for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
         monkeypatch.setenv(name, "testing")
@@ -561,7 +558,7 @@ def stack(osmem_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> It
             code_dirs[function_name(rid)] = code_dir
             variables = function_environment(rid, resolve)
             if variables.get("CERTIQ_OPENSEARCH__ENDPOINT") == f"https://{DOMAIN_ENDPOINT}":
-                variables["CERTIQ_OPENSEARCH__ENDPOINT"] = osmem_url
+                variables["CERTIQ_OPENSEARCH__ENDPOINT"] = opensearch_url
             lambda_.create_function(
                 FunctionName=function_name(rid),
                 Runtime=properties.get("Runtime", globals_["Runtime"]),
@@ -607,7 +604,7 @@ def stack(osmem_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> It
             "_invoke_lambda",
             lambda function, event=None: runner.invoke(function, event),
         )
-        yield Stack(s3, dynamodb, kms, lambda_, sfn, resolve, runner, osmem_url)
+        yield Stack(s3, dynamodb, kms, lambda_, sfn, resolve, runner, opensearch_url)
     clear_container_caches()
 
 

@@ -4,7 +4,7 @@ The handler is certiq.runtime.s3_ingest.S3IngestHandler, the object functions/in
 serves, with the Powertools idempotency store on a moto DynamoDB table shaped as the template's.
 Its Deps are the AWS adapters for blobs and documents (moto) and the SQLite search index; the
 last test runs functions/ingest/app.py itself, deps from bootstrap (runtime aws), on
-osmem-server for OpenSearch.
+a real OpenSearch node.
 
 Events start from infra/events/*.json, with the bucket, key, size, eTag, versionId and sequencer
 of a real put_object, so Powertools' S3Model sees what S3 would send.
@@ -790,21 +790,9 @@ def load_ingest_app() -> ModuleType:
     return module
 
 
-@pytest.fixture
-def osmem_url() -> Iterator[str]:
-    pytest.importorskip("certiq.adapters.aws.opensearch_index", reason="no OpenSearch adapter")
-    pytest.importorskip("opensearchpy", reason="opensearch-py is not installed")
-    osmem_server = pytest.importorskip("osmem_server", reason="osmem-server is not installed")
-    server = osmem_server.OsmemServer.start(japanese=False)
-    try:
-        yield server.url
-    finally:
-        server.close()
-
-
 def test_the_lambda_entry_point_indexes_once_through_bootstrap(
     make_world: Callable[..., World],
-    osmem_url: str,
+    opensearch_url: str,
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
     ingests: list[str],
@@ -812,7 +800,7 @@ def test_the_lambda_entry_point_indexes_once_through_bootstrap(
     from certiq.config import get_settings
     from certiq.runtime import lambda_handlers
 
-    # GIVEN the stack's resources (moto, osmem-server for OpenSearch) and the function's
+    # GIVEN the stack's resources (moto, a real OpenSearch node) and the function's
     # environment as template.yaml sets it
     world = make_world()
     for name, value in {
@@ -825,7 +813,7 @@ def test_the_lambda_entry_point_indexes_once_through_bootstrap(
         "CERTIQ_AWS__CERTIFICATES_TABLE": "certiq-certificates",
         "CERTIQ_AWS__KMS_KEY_ID": "alias/certiq-unused-by-ingest",
         "CERTIQ_AWS__IDEMPOTENCY_TABLE": world.idempotency_table,
-        "CERTIQ_OPENSEARCH__ENDPOINT": osmem_url,
+        "CERTIQ_OPENSEARCH__ENDPOINT": opensearch_url,
         "CERTIQ_EMBEDDING__PROVIDER": "none",
     }.items():
         monkeypatch.setenv(name, value)

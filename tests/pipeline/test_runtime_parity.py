@@ -36,11 +36,10 @@ from tests.pipeline.test_aws_stack import (
     ask,
     function_name,
     indexed,
-    osmem_url,
     stack,
 )
 
-__all__ = ["indexed", "osmem_url", "stack"]  # the moto stack's fixtures, shared
+__all__ = ["indexed", "stack"]  # the moto stack's fixtures, shared
 
 
 @dataclass

@@ -120,8 +120,13 @@ def _local_deps(settings: Settings) -> Deps:
         documents=SqliteDocumentStore(db),
         questions=SqliteQuestionStore(db, clock),
         certificates=SqliteCertificateStore(db),
-        # Vectors are stored and searched under the embedder's name: models never mix.
-        index=SqliteSearchIndex(db, vector_model=embedder.name if embedder else None),
+        # The self-hosted mode: an OpenSearch cluster holds the index, the rest stays here.
+        # Locally, vectors are stored and searched under the embedder's name: models never mix.
+        index=(
+            _search_index(settings, embedder.dimension if embedder else None)
+            if settings.opensearch.endpoint
+            else SqliteSearchIndex(db, vector_model=embedder.name if embedder else None)
+        ),
         signer=KeyFileSigner(settings.signing.key_path(settings.home)),
         clock=clock,
         # Built on first use (certiq.lazy): `certiq documents` never loads the verifier's model.
@@ -536,12 +541,19 @@ def _verified_answers(dynamodb: DynamoDBClient, table: str) -> VerifiedAnswerSto
 
 
 def _search_index(settings: Settings, dimension: int | None = None) -> SearchIndex:
-    """The OpenSearch index; ``dimension`` is the embedder's (None: lexical-only index).
+    """The OpenSearch index (AWS, or the local runtime's self-hosted mode); ``dimension`` is
+    the embedder's (None: lexical-only index).
 
     No request is sent here: the index is created by the first write (OpenSearchIndex.index).
     """
-    from certiq.adapters.aws.opensearch_client import make_client
-    from certiq.adapters.aws.opensearch_index import OpenSearchIndex
+    try:
+        from certiq.adapters.aws.opensearch_client import make_client
+        from certiq.adapters.aws.opensearch_index import OpenSearchIndex
+    except ImportError as error:
+        raise ConfigurationError(
+            "CERTIQ_OPENSEARCH__ENDPOINT is set but opensearch-py is not installed:"
+            " pip install 'certiq[aws]'"
+        ) from error
 
     opensearch = settings.opensearch
     if not opensearch.endpoint:
@@ -556,4 +568,5 @@ def _search_index(settings: Settings, dimension: int | None = None) -> SearchInd
         dimension=dimension,
         bulk_batch=opensearch.bulk_batch,
         max_retries=opensearch.max_retries,
+        refresh="wait_for" if opensearch.refresh == "wait_for" else False,
     )

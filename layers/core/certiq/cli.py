@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, cast
 
 import click
 
-from certiq.errors import CertiqError, ConfigurationError, DuplicateContent
+from certiq.errors import CertiqError, ConfigurationError, DuplicateContent, TransientError
 from certiq.evaluation.commands import eval_group
 
 if TYPE_CHECKING:
@@ -143,7 +143,8 @@ def ingest_command(
             except DuplicateContent as error:
                 result = (file, None, str(error))
             except Exception as error:  # one bad file must not stop the others
-                result = (file, DocumentStatus.FAILED, f"internal error: {error}")
+                why = "" if isinstance(error, TransientError) else "internal error: "  # worded
+                result = (file, DocumentStatus.FAILED, f"{why}{error}")
             results.append(result)
             label = result[1].value if result[1] is not None else "SAME"
             click.echo(f"{label:<8} {file}  ({result[2]})")

@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from certiq.errors import ConfigurationError
@@ -424,8 +424,30 @@ class EmbeddingSettings(Group):
 
 
 class OpenSearchSettings(Group):
-    endpoint: str = Field(default="", description="https URL of the OpenSearch Service domain")
+    """The chunk index in OpenSearch: the Service domain in AWS, or, in the local runtime, the
+    self-hosted mode's cluster (documents, originals and certificates stay in the home)."""
+
+    endpoint: str = Field(
+        default="",
+        description="URL of the cluster: the domain's https endpoint in AWS; set in the local "
+        "runtime, the index moves there (empty: SQLite on this machine)",
+    )
     index: str = "certiq-chunks"
+    auth: Literal["auto", "sigv4", "basic", "none"] = Field(
+        default="auto",
+        description="auto: SigV4 for https (a managed domain), none for http; basic: username "
+        "and password",
+    )
+    username: str = Field(default="", description="basic auth's user")
+    password: SecretStr = Field(default=SecretStr(""), description="basic auth's password")
+    ca_certs: Path | None = Field(
+        default=None, description="CA bundle of a cluster with its own certificate (https)"
+    )
+    refresh: Literal["wait_for", "none"] = Field(
+        default="wait_for",
+        description="wait_for: a document is INDEXED once searchable; none: up to the refresh "
+        "interval (1 s) later",
+    )
     bulk_batch: int = Field(default=500, ge=1)
     max_retries: int = Field(default=5, ge=0)
 

@@ -232,6 +232,26 @@ class RankingIndex(SearchIndex, Protocol):
         ...
 
 
+@runtime_checkable
+class FusingIndex(SearchIndex, Protocol):
+    """A SearchIndex that fuses BM25 and k-NN by reciprocal rank in the engine (OpenSearch's
+    hybrid query): one request instead of two, and no chunk read twice."""
+
+    def search_hybrid(
+        self,
+        tenant: str,
+        query: str,
+        vector: Sequence[float] | NDArray[np.float32],
+        k: int,
+        depth: int,
+        rrf_k: int = 60,
+        collection: str | None = None,
+    ) -> tuple[list[SearchHit], int] | None:
+        """(hits, chunks either ranking found): the k best by RRF of both rankings ``depth``
+        deep, weighted equally; None when the engine cannot, and the caller fuses."""
+        ...
+
+
 class InjectionScreen(Protocol):
     """Tells attempts to steer the assistant from questions; the pattern lists run first."""
 

@@ -19,7 +19,7 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from certiq.config import Settings
-from certiq.errors import DuplicateContent, InvalidRequest
+from certiq.errors import ConfigurationError, DuplicateContent, InvalidRequest, TransientError
 from certiq.models import ApiError
 
 # Powertools serialises a Response body only when its Content-Type is JSON; without it a model
@@ -128,6 +128,16 @@ def register_error_handlers(app: APIGatewayRestResolver) -> None:
     def duplicate(exc: DuplicateContent) -> Response[Any]:
         return error(409, str(exc))
 
+    def unavailable(exc: TransientError) -> Response[Any]:
+        # An upstream (the search index, a store) out of reach after its retries: its message
+        # names it in words, never with a trace.
+        return error(503, f"temporarily unavailable: {exc}; try again shortly")
+
+    def misconfigured(exc: ConfigurationError) -> Response[Any]:
+        # Settings that cannot work (the search index missing or of another dimension): the
+        # operator's to fix, said in words.
+        return error(503, f"unavailable: {exc}")
+
     def not_utf8(exc: UnicodeDecodeError) -> Response[Any]:
         return error(400, "the body is not UTF-8 text")
 
@@ -140,6 +150,8 @@ def register_error_handlers(app: APIGatewayRestResolver) -> None:
         (RequestUnsupportedContentType, unsupported_type),
         (InvalidRequest, bad_value),
         (DuplicateContent, duplicate),
+        (TransientError, unavailable),
+        (ConfigurationError, misconfigured),
         (UnicodeDecodeError, not_utf8),
         (binascii.Error, bad_base64),
     ):

@@ -39,8 +39,16 @@ def eval_retrieval_command(
         )
     embedder = build_embedder(settings)
     home = corpus_home(settings, corpus, embedder.name if embedder else None)
+    update: dict[str, object] = {"home": home}
+    if settings.opensearch.endpoint:
+        # The self-hosted mode: the corpus gets an index of its own in the cluster, and a data
+        # directory of its own, so the local engine's ingested copy is never taken for it.
+        home = home.with_name(f"{home.name}-opensearch")
+        opensearch = settings.opensearch
+        index = f"{opensearch.index}-eval-{home.name}"
+        update = {"home": home, "opensearch": opensearch.model_copy(update={"index": index})}
     home.mkdir(parents=True, exist_ok=True)
-    deps = build_deps(settings.model_copy(update={"home": home}))
+    deps = build_deps(settings.model_copy(update=update))
     documents = prepare_corpus(
         corpus, deps, progress=lambda n: click.echo(f"  ingested {n} documents", err=True)
     )

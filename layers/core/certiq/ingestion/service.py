@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TypeGuard
 
 from certiq.deps import Deps
-from certiq.errors import DuplicateContent, IngestionError
+from certiq.errors import DuplicateContent, IngestionError, TransientError
 from certiq.ingestion.chunking import chunk_pdf
 from certiq.ingestion.identity import document_ids
 from certiq.ingestion.pdf import PageOcr
@@ -174,13 +174,20 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
             sequencer=upload.sequencer,
         )
     except Exception as error:
-        with contextlib.suppress(Exception):  # the original error is the one worth raising
+        # The original error is the one worth raising; each clean-up is tried on its own, so
+        # an index that cannot be reached still leaves the record FAILED, not PROCESSING.
+        with contextlib.suppress(Exception):
             _drop_chunks(upload.tenant, doc_id, deps)
+        with contextlib.suppress(Exception):
             _advance(
                 record,
                 deps,
                 status=DocumentStatus.FAILED,
-                reason=f"internal error: {error!r}",
+                # An upstream failure (TransientError) is worded for people; anything else
+                # is a fault of certiq's, named as such.
+                reason=str(error)
+                if isinstance(error, TransientError)
+                else f"internal error: {error!r}",
                 chunks=0,
                 sequencer=upload.sequencer,
                 applied=False,

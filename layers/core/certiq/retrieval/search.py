@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from certiq.config import RetrievalSettings
 from certiq.models import RetrievalMode, SearchHit
-from certiq.ports import Embedder, RankingIndex, SearchIndex, embed_query_texts
+from certiq.ports import Embedder, FusingIndex, RankingIndex, SearchIndex, embed_query_texts
 from certiq.retrieval.fusion import fuse_ranks, reciprocal_rank_fusion
 
 if TYPE_CHECKING:  # numpy is not imported by the functions that never search
@@ -78,6 +78,15 @@ def hybrid_search(
     depth = max(settings.candidates, k)
     if isinstance(index, RankingIndex):
         return _fused_ranks(index, embedder, tenant, query, vector, k, depth, settings, collection)
+    # The engine's fusion weighs both rankings alike; other weights are fused here.
+    if isinstance(index, FusingIndex) and settings.bm25_weight == settings.dense_weight > 0:
+        fused_in_engine = index.search_hybrid(
+            tenant, query, vector, k, depth, settings.rrf_k, collection=collection
+        )
+        if fused_in_engine is not None:
+            hits, candidates = fused_in_engine
+            if hits:
+                return RetrievalResult(hits, mode, "hybrid", candidates)
     lexical = index.search(tenant, query, depth, collection=collection)
     dense = index.search_vector(tenant, vector, depth, collection=collection)
     if not dense and lexical:

@@ -36,16 +36,17 @@ _PATH = re.compile(r"file://[^\s'\"]+|(?<![\w.:/])(?:/[\w.@+-]+){2,}/?|\b[A-Za-z
 def record_failure(state: QuestionState, deps: Deps) -> QuestionState:
     error = state.error or StepError(Error="UnknownError")
     state = state.model_copy(update={"status": QuestionStatus.FAILED})
+    reason = public_reason(error)
     response = build_response(
         state,
         QuestionStatus.FAILED,
         deps.documents,
         deps.settings.policy,
-        message=f"The question could not be answered ({error.Error}). It can be asked again.",
+        message=f"The question could not be answered ({reason}). It can be asked again.",
     )
     deps.questions.complete(state.question_id, response)
     # After complete(), so a poller never sees FAILED without the response beside it.
-    deps.questions.set_status(state.question_id, QuestionStatus.FAILED, reason=public_reason(error))
+    deps.questions.set_status(state.question_id, QuestionStatus.FAILED, reason=reason)
     return state
 
 

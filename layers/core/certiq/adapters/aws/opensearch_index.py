@@ -5,8 +5,8 @@ same chunk twice replaces it. The index body is ``chunks_index.json`` beside thi
 single source of truth; infra/opensearch/chunks.index.json is a copy a test keeps identical):
 
 - ``text`` is analysed with ``certiq_english``: OpenSearch's english analyzer rebuilt without its
-  stop filter (standard tokenizer, lowercase, Porter stemmer; possessives dropped by a char
-  filter, since osmem mis-indexes the ``possessive_english`` stemmer filter). Stopwords are
+  stop filter (standard tokenizer, lowercase, Porter stemmer; possessives, 's and ’s alike,
+  dropped by a char filter). Stopwords are
   dropped from the *query* instead, with the local index's list and rules, so both engines treat
   "what is the warranty" alike (a query of stopwords alone still searches for them, as locally).
 - ``tenant``, ``doc_id``, ``collection`` and ``source.*`` are keywords; tenant (and collection)
@@ -17,16 +17,26 @@ single source of truth; infra/opensearch/chunks.index.json is a copy a test keep
   Searches leave the vector out of what they fetch (``_source.excludes``): hits carry no
   embedding, and get_chunks returns it. Without an embedder (dimension None) the index has no
   vector field, is lexical-only, and keeps no embedding at all.
-- Hybrid search fuses ``search`` and ``search_vector`` client-side (certiq.retrieval.search), as
-  locally: one fusion, tested once, whatever the cluster's plugins.
+- Hybrid search runs in the cluster when it can: one ``hybrid`` query (the BM25 and k-NN
+  clauses above) through a search pipeline whose score-ranker-processor fuses the two rankings
+  by reciprocal rank (the neural-search plugin, OpenSearch 2.19+), with the same rank constant
+  as certiq's own fusion. A cluster without that plugin, or unequal weights (the 2.19 processor
+  takes none), falls back to fusing ``search`` and ``search_vector`` client-side
+  (certiq.retrieval.search), as the local engine does.
 
 Every call is a POST or PUT (search, count, mget, bulk and delete_by_query are POSTs in
 opensearch-py; create is a PUT): the managed domain's IAM policy allows those two methods only,
 which is why ``ensure_index`` creates and tolerates "already exists" instead of asking (HEAD).
 
-Throttling and outages (connection errors, timeouts, 429, 5xx) surface as TransientError, the
-name the answer state machine retries. Bulk items rejected with 429/503 or a rejected-execution
-error are retried alone, with backoff, up to ``max_retries`` times.
+Failures are said in words that name the index and the cluster, never as a client's repr:
+- throttling and outages (connection errors, timeouts, 429, 5xx) are SearchUnavailable, a
+  TransientError: the state machine retries it, the API answers 503;
+- an index that does not exist, or whose mapping is not the one certiq writes (a vector field of
+  another dimension), is SearchIndexMismatch, found by the first read or write of each adapter
+  with an idempotent PUT of the mapping (a no-op when it matches);
+- bulk items rejected with 429/503 or a rejected-execution error are retried alone, with
+  backoff, up to ``max_retries`` times; an item refused for good is BulkRejected, an
+  IngestionError: the document ends FAILED with the reason.
 
 Not for Serverless *vector search* collections as they stand: those refuse custom document ids
 and ``_delete_by_query``; Serverless *search* collections (lexical-only) and managed domains are.
@@ -34,29 +44,34 @@ and ``_delete_by_query``; Serverless *search* collections (lexical-only) and man
 
 from __future__ import annotations
 
-import copy
-import json
-import re
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from importlib import resources
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import numpy as np
 from numpy.typing import NDArray
 from opensearchpy import OpenSearch
 from opensearchpy.exceptions import ConnectionError as OpenSearchConnectionError
-from opensearchpy.exceptions import NotFoundError, RequestError, TransportError
+from opensearchpy.exceptions import ConnectionTimeout, NotFoundError, RequestError, TransportError
 
-from certiq.adapters.local.fts_index import MAX_QUERY_TERMS, STOPWORDS
-from certiq.errors import CertiqError, TransientError
-from certiq.models import Chunk, SearchHit, collection_of
-
-INDEX_BODY_FILE: Final = "chunks_index.json"
-VECTOR_FIELD: Final = "embedding"
-TEXT_FIELD: Final = "text"
+from certiq.adapters.aws.opensearch_bodies import (
+    bulk_lines,
+    chunk_from_source,
+    document_id,
+    hybrid_pipeline_body,
+    hybrid_pipeline_name,
+    hybrid_query_body,
+    index_body,
+    knn_query_body,
+    lexical_query_body,
+    query_terms,
+    tenant_query,
+)
+from certiq.errors import ConfigurationError, IngestionError, TransientError
+from certiq.models import Chunk, SearchHit
+from certiq.retrieval.fusion import DEFAULT_RRF_K
 
 # Item statuses and error types a bulk retry can cure: throttling and a node that is busy.
 RETRYABLE_ITEM_STATUSES: Final = frozenset({429, 503})
@@ -64,8 +79,6 @@ RETRYABLE_ERROR_TYPES: Final = frozenset(
     {"es_rejected_execution_exception", "rejected_execution_exception"}
 )
 
-# Words as the local index (SQLite unicode61) sees them: letters and digits.
-_WORD: Final = re.compile(r"[^\W_]+")
 
 # Serverless caps a bulk request at 10 MiB and small managed instances too; stay well below.
 DEFAULT_MAX_BULK_BYTES: Final = 5 * 1024 * 1024
@@ -73,7 +86,7 @@ DEFAULT_MAX_BULK_BYTES: Final = 5 * 1024 * 1024
 _SHOWN_FAILURES: Final = 3
 
 
-class BulkRejected(CertiqError):
+class BulkRejected(IngestionError):
     """Bulk items OpenSearch refused for a reason retrying cannot cure (mapping, size, ...)."""
 
     def __init__(self, message: str, failures: list[dict[str, Any]]) -> None:
@@ -81,167 +94,12 @@ class BulkRejected(CertiqError):
         self.failures = failures
 
 
-# --- pure functions: bodies and ids -------------------------------------------------------
+class SearchUnavailable(TransientError):
+    """The cluster cannot be reached, timed out, or is throttling or failing (429, 5xx)."""
 
 
-def load_index_body() -> dict[str, Any]:
-    """The index body as shipped, with the vector dimension still unset (0)."""
-    text = resources.files(__package__ or "certiq.adapters.aws").joinpath(INDEX_BODY_FILE)
-    body: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
-    return body
-
-
-def index_body(dimension: int | None) -> dict[str, Any]:
-    """The body that creates the index: a vector field of ``dimension``, or none when None."""
-    body = copy.deepcopy(load_index_body())
-    properties = body["mappings"]["properties"]
-    if dimension is None:
-        del properties[VECTOR_FIELD]
-        body["settings"]["index"].pop("knn", None)
-        return body
-    if dimension <= 0:
-        raise ValueError(f"vector dimension must be positive, got {dimension}")
-    properties[VECTOR_FIELD]["dimension"] = dimension
-    return body
-
-
-def document_id(tenant: str, chunk_id: str) -> str:
-    """``tenant:chunk_id``, with ':' and '%' escaped in the tenant so no two pairs collide."""
-    escaped = tenant.replace("%", "%25").replace(":", "%3A")
-    return f"{escaped}:{chunk_id}"
-
-
-def tenant_filter(tenant: str, collection: str | None = None) -> list[dict[str, Any]]:
-    """Filter clauses restricting a query to one tenant (and one collection when given)."""
-    clauses: list[dict[str, Any]] = [{"term": {"tenant": tenant}}]
-    if collection is not None:
-        clauses.append({"term": {"collection": collection}})
-    return clauses
-
-
-def query_terms(query: str) -> list[str]:
-    """The words of a free-text query, as the local index keeps them.
-
-    Distinct, case-folded, stopwords dropped unless nothing else is left, at most
-    MAX_QUERY_TERMS. No user text is ever parsed as query syntax: the terms go to a ``match``.
-    """
-    words = list(dict.fromkeys(word.casefold() for word in _WORD.findall(query)))
-    terms = [word for word in words if word not in STOPWORDS] or words
-    return terms[:MAX_QUERY_TERMS]
-
-
-# What a search fetches of each hit: everything but the vector (hits carry no embedding).
-HIT_SOURCE: Final = {"excludes": [VECTOR_FIELD]}
-
-
-def lexical_query(
-    tenant: str, terms: Sequence[str], collection: str | None = None
-) -> dict[str, Any]:
-    """The BM25 clause: any of the terms in ``text``, filtered to the tenant (and collection)."""
-    return {
-        "bool": {
-            "must": [{"match": {TEXT_FIELD: {"query": " ".join(terms), "operator": "or"}}}],
-            "filter": tenant_filter(tenant, collection),
-        }
-    }
-
-
-def lexical_query_body(
-    tenant: str, terms: Sequence[str], k: int, collection: str | None = None
-) -> dict[str, Any]:
-    """BM25 over ``text`` for any of the terms, inside the tenant; ties broken by chunk id."""
-    return {
-        "size": k,
-        "query": lexical_query(tenant, terms, collection),
-        "sort": [{"_score": {"order": "desc"}}, {"chunk_id": {"order": "asc"}}],
-        "_source": HIT_SOURCE,
-    }
-
-
-def knn_query(
-    vector: Sequence[float] | NDArray[np.floating], k: int, tenant: str, collection: str | None
-) -> dict[str, Any]:
-    """The k-NN clause, with the tenant (and collection) filter inside it."""
-    return {
-        "knn": {
-            VECTOR_FIELD: {
-                "vector": [float(value) for value in vector],
-                "k": k,
-                "filter": {"bool": {"filter": tenant_filter(tenant, collection)}},
-            }
-        }
-    }
-
-
-def knn_query_body(
-    vector: Sequence[float] | NDArray[np.floating],
-    k: int,
-    tenant: str,
-    collection: str | None = None,
-) -> dict[str, Any]:
-    """An approximate k-NN query with efficient filtering (lucene/faiss HNSW).
-
-    The tenant filter sits inside the ``knn`` clause, so the engine searches the tenant's vectors
-    only and still returns k of them; a filter beside the clause would filter k global
-    neighbours afterwards and could return none.
-    """
-    return {"size": k, "query": knn_query(vector, k, tenant, collection), "_source": HIT_SOURCE}
-
-
-def tenant_query(tenant: str, doc_id: str | None = None) -> dict[str, Any]:
-    """A non-scoring query for the tenant's documents (of one doc_id when given)."""
-    clauses = tenant_filter(tenant)
-    if doc_id is not None:
-        clauses.append({"term": {"doc_id": doc_id}})
-    return {"bool": {"filter": clauses}}
-
-
-def chunk_source(chunk: Chunk, *, vector_field: bool) -> dict[str, Any]:
-    """The OpenSearch document of a chunk.
-
-    The embedding is never part of ``chunk``: with a vector field it is stored there, once;
-    without one (a lexical-only index) it is not stored at all.
-    """
-    whole = chunk.model_dump(mode="json", exclude={"embedding"})
-    source: dict[str, Any] = {
-        "chunk_id": chunk.chunk_id,
-        "tenant": chunk.tenant,
-        "doc_id": chunk.doc_id,
-        "ordinal": chunk.ordinal,
-        "page_start": chunk.page_start,
-        "page_end": chunk.page_end,
-        "source": whole["source"],
-        TEXT_FIELD: chunk.text,
-        "chunk": whole,
-    }
-    collection = collection_of(chunk)
-    if collection is not None:
-        source["collection"] = collection
-    if vector_field and chunk.embedding is not None:
-        source[VECTOR_FIELD] = chunk.embedding
-    return source
-
-
-def chunk_from_source(source: Mapping[str, Any], *, with_vector: bool = True) -> Chunk:
-    """Rebuilds the chunk indexed as ``source``, with its vector when the source holds it.
-
-    ``with_vector=False`` (search hits) leaves it out even from a server that sent it anyway.
-    """
-    data = dict(source["chunk"])
-    if with_vector and VECTOR_FIELD in source:
-        data["embedding"] = source[VECTOR_FIELD]
-    return Chunk.model_validate(data)
-
-
-def bulk_lines(index: str, chunk: Chunk, *, vector_field: bool) -> str:
-    """The two NDJSON lines (action, document) that index one chunk."""
-    action = {"index": {"_index": index, "_id": document_id(chunk.tenant, chunk.chunk_id)}}
-    document = chunk_source(chunk, vector_field=vector_field)
-    return _json_line(action) + _json_line(document)
-
-
-def _json_line(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False) + "\n"
+class SearchIndexMismatch(ConfigurationError):
+    """The index is missing, or is not the index certiq writes (mapping, vector dimension)."""
 
 
 # --- errors -------------------------------------------------------------------------------
@@ -252,16 +110,44 @@ def is_retryable_status(status: object) -> bool:
 
 
 @contextmanager
-def opensearch_errors(what: str) -> Iterator[None]:
-    """Re-raises connection failures, timeouts, 429 and 5xx in the block as TransientError."""
+def opensearch_errors(what: str, where: str = "OpenSearch") -> Iterator[None]:
+    """Re-raises connection failures, timeouts, 429 and 5xx in the block as SearchUnavailable.
+
+    ``what`` is the operation, ``where`` the cluster; the message is for a person.
+    """
     try:
         yield
+    except ConnectionTimeout as error:
+        raise SearchUnavailable(f"{what}: {where} did not answer in time") from error
     except OpenSearchConnectionError as error:
-        raise TransientError(f"{what}: {error}") from error
+        raise SearchUnavailable(
+            f"{what}: {where} cannot be reached (is the cluster running?)"
+        ) from error
     except TransportError as error:
         if is_retryable_status(error.status_code):
-            raise TransientError(f"{what}: {error}") from error
+            raise SearchUnavailable(
+                f"{what}: {where} answered {error.status_code} ({_reason_of(error)})"
+            ) from error
         raise
+
+
+def _reason_of(error: TransportError) -> str:
+    """The server's own reason for a refusal, without the client's wrapping."""
+    info = error.info if isinstance(error.info, dict) else {}
+    cause = info.get("error")
+    if isinstance(cause, dict):
+        root = (cause.get("root_cause") or [cause])[0]
+        return f"{root.get('type', '')}: {root.get('reason', '')}".strip(": ")
+    return str(error.error)
+
+
+def cluster_address(client: OpenSearch) -> str:
+    """``OpenSearch at host:port``, as messages name the cluster."""
+    hosts = getattr(getattr(client, "transport", None), "hosts", None) or [{}]
+    host = hosts[0]
+    if not host.get("host"):
+        return "OpenSearch"
+    return f"OpenSearch at {host['host']}:{host.get('port', '')}".rstrip(":")
 
 
 def _is_missing_index(error: TransportError) -> bool:
@@ -290,13 +176,14 @@ class OpenSearchIndex:
         dimension: int | None,
         bulk_batch: int,
         max_retries: int,
-        refresh: bool = False,
+        refresh: bool | Literal["wait_for"] = False,
         max_bulk_bytes: int = DEFAULT_MAX_BULK_BYTES,
         backoff_base: float = 0.5,
         backoff_max: float = 8.0,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        """``refresh`` makes writes searchable before they return (tests; not for ingestion)."""
+        """``refresh``: True makes each write searchable at once (tests), "wait_for" waits for
+        the next scheduled refresh (a document INDEXED is searchable), False returns at once."""
         if dimension is not None and dimension <= 0:
             raise ValueError(f"vector dimension must be positive, got {dimension}")
         if bulk_batch < 1 or max_retries < 0 or max_bulk_bytes < 1:
@@ -311,7 +198,11 @@ class OpenSearchIndex:
         self._backoff_base = backoff_base
         self._backoff_max = backoff_max
         self._sleep = sleep
+        self._where = cluster_address(client)
         self._ensured = False
+        self._checked = False
+        # Per rank constant: whether the cluster took the fusion pipeline (neural-search).
+        self._hybrid_pipelines: dict[int, bool] = {}
 
     @property
     def name(self) -> str:
@@ -322,19 +213,52 @@ class OpenSearchIndex:
         return self._dimension
 
     def ensure_index(self) -> bool:
-        """Creates the index when missing; True when this call created it. Idempotent."""
+        """Creates the index when missing; True when this call created it. Idempotent.
+
+        An index already there must hold what certiq writes (SearchIndexMismatch otherwise).
+        """
         if self._ensured:
             return False
         created = True
         try:
-            with opensearch_errors(f"create index {self._index}"):
+            with opensearch_errors(f"create index {self._index}", self._where):
                 self._client.indices.create(index=self._index, body=index_body(self._dimension))
         except RequestError as error:
             if error.error != "resource_already_exists_exception":
                 raise
             created = False
-        self._ensured = True
+            self._check_mapping()
+        self._ensured = self._checked = True
         return created
+
+    def _check_mapping(self) -> None:
+        """Checks, once, that the index exists with certiq's mapping and vector dimension.
+
+        A PUT of the mapping the adapter writes: a no-op when the index holds it, a refusal
+        naming the conflict (a vector field of another dimension) when not. PUT, not GET: the
+        domain's IAM policy allows POST and PUT only.
+        """
+        if self._checked:
+            return
+        properties = index_body(self._dimension)["mappings"]["properties"]
+        try:
+            with opensearch_errors(f"check index {self._index}", self._where):
+                self._client.indices.put_mapping(index=self._index, body={"properties": properties})
+        except NotFoundError as error:
+            if _is_missing_index(error):
+                raise SearchIndexMismatch(
+                    f"the search index {self._index} does not exist in {self._where}: ingest a"
+                    " document to create it, or set CERTIQ_OPENSEARCH__INDEX to the index that"
+                    " holds your documents"
+                ) from error
+            raise
+        except RequestError as error:
+            raise SearchIndexMismatch(
+                f"the search index {self._index} in {self._where} is not the index certiq"
+                f" writes ({_reason_of(error)}): set CERTIQ_OPENSEARCH__INDEX to a new name and"
+                " ingest again, or delete this index"
+            ) from error
+        self._checked = True
 
     # -- writes --
 
@@ -357,12 +281,13 @@ class OpenSearchIndex:
 
     def delete_document(self, tenant: str, doc_id: str) -> int:
         try:
-            with opensearch_errors(f"delete {doc_id} from {self._index}"):
+            with opensearch_errors(f"delete {doc_id} from {self._index}", self._where):
                 response = self._client.delete_by_query(
                     index=self._index,
                     body={"query": tenant_query(tenant, doc_id)},
                     conflicts="proceed",
-                    refresh=self._refresh,
+                    # true or false only: "wait_for" refreshes below, when anything went.
+                    refresh=self._refresh is True,
                 )
         except NotFoundError as error:
             if _is_missing_index(error):
@@ -376,7 +301,13 @@ class OpenSearchIndex:
             if all(is_retryable_status(status) for status in statuses):
                 raise TransientError(message)
             raise BulkRejected(message, failures)
-        return int(response.get("deleted", 0))
+        deleted = int(response.get("deleted", 0))
+        if deleted and self._refresh == "wait_for":
+            # A deleted document must not be found once this returns; a new one (nothing
+            # deleted, the ingest path's first call) costs no refresh.
+            with opensearch_errors(f"refresh {self._index}", self._where):
+                self._client.indices.refresh(index=self._index)
+        return deleted
 
     # -- reads --
 
@@ -386,6 +317,7 @@ class OpenSearchIndex:
         terms = query_terms(query)
         if not terms or k <= 0:
             return []
+        self._check_mapping()
         return self._hits(lexical_query_body(tenant, terms, k, collection), f"search {self._index}")
 
     def search_vector(
@@ -402,9 +334,60 @@ class OpenSearchIndex:
             raise ValueError(f"vector has {len(vector)} dimensions, the index {self._dimension}")
         if k <= 0:
             return []
+        self._check_mapping()
         return self._hits(
             knn_query_body(vector, k, tenant, collection), f"k-NN search {self._index}"
         )
+
+    def search_hybrid(
+        self,
+        tenant: str,
+        query: str,
+        vector: Sequence[float] | NDArray[np.float32],
+        k: int,
+        depth: int,
+        rrf_k: int = DEFAULT_RRF_K,
+        collection: str | None = None,
+    ) -> tuple[list[SearchHit], int] | None:
+        """The k best chunks by reciprocal rank fusion of BM25 and k-NN, fused in the cluster,
+        each ranking ``depth`` deep; with how many chunks either ranking found.
+
+        None when the cluster cannot (no neural-search plugin): the caller fuses client-side.
+        """
+        if self._dimension is None:
+            raise ValueError(f"index {self._index} is lexical-only: it has no vector field")
+        if len(vector) != self._dimension:
+            raise ValueError(f"vector has {len(vector)} dimensions, the index {self._dimension}")
+        terms = query_terms(query)
+        if not terms or k <= 0 or not self._hybrid_pipeline(rrf_k):
+            return None
+        self._check_mapping()
+        body = hybrid_query_body(tenant, terms, vector, max(depth, k), collection)
+        what = f"hybrid search {self._index}"
+        response = self._search(body, what, search_pipeline=hybrid_pipeline_name(rrf_k))
+        if response is None:
+            return [], 0
+        total = response["hits"].get("total") or {}
+        return self._hits_of(response)[:k], int(total.get("value", 0))
+
+    def _hybrid_pipeline(self, rrf_k: int) -> bool:
+        """Puts the fusion pipeline once per adapter; False when the cluster has no such
+        processor (OpenSearch before 2.19, or no neural-search plugin)."""
+        known = self._hybrid_pipelines.get(rrf_k)
+        if known is not None:
+            return known
+        try:
+            with opensearch_errors(f"create search pipeline for {self._index}", self._where):
+                self._client.transport.perform_request(
+                    "PUT",
+                    f"/_search/pipeline/{hybrid_pipeline_name(rrf_k)}",
+                    body=hybrid_pipeline_body(rrf_k),
+                )
+            supported = True
+        except RequestError:
+            supported = False
+        self._hybrid_pipelines[rrf_k] = supported
+        return supported
 
     def get_chunks(self, tenant: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
         wanted = list(dict.fromkeys(chunk_ids))
@@ -415,7 +398,7 @@ class OpenSearchIndex:
                 for chunk_id in wanted[start : start + self._bulk_batch]
             ]
             try:
-                with opensearch_errors(f"mget {self._index}"):
+                with opensearch_errors(f"mget {self._index}", self._where):
                     response = self._client.mget(index=self._index, body={"ids": ids})
             except NotFoundError as error:
                 if _is_missing_index(error):
@@ -434,7 +417,7 @@ class OpenSearchIndex:
 
     def count(self, tenant: str) -> int:
         try:
-            with opensearch_errors(f"count {self._index}"):
+            with opensearch_errors(f"count {self._index}", self._where):
                 response = self._client.count(
                     index=self._index, body={"query": tenant_query(tenant)}
                 )
@@ -456,13 +439,28 @@ class OpenSearchIndex:
             )
 
     def _hits(self, body: dict[str, Any], what: str) -> list[SearchHit]:
+        response = self._search(body, what)
+        return [] if response is None else self._hits_of(response)
+
+    def _search(self, body: dict[str, Any], what: str, **params: Any) -> dict[str, Any] | None:
+        """The search response; None when the index is gone (deleted since it was checked)."""
         try:
-            with opensearch_errors(what):
-                response = self._client.search(index=self._index, body=body)
+            with opensearch_errors(what, self._where):
+                response: dict[str, Any] = self._client.search(
+                    index=self._index, body=body, params=params or None
+                )
         except NotFoundError as error:
             if _is_missing_index(error):
-                return []
+                return None
             raise
+        except RequestError as error:
+            raise SearchIndexMismatch(
+                f"{what}: {self._where} refused the query ({_reason_of(error)})"
+            ) from error
+        return response
+
+    @staticmethod
+    def _hits_of(response: Mapping[str, Any]) -> list[SearchHit]:
         return [
             SearchHit(
                 chunk=chunk_from_source(hit["_source"], with_vector=False),
@@ -506,7 +504,7 @@ class OpenSearchIndex:
         """Sends one bulk request; returns the items worth retrying and why they failed."""
         body = "".join(item.lines for item in pending)
         try:
-            with opensearch_errors(f"bulk into {self._index}"):
+            with opensearch_errors(f"bulk into {self._index}", self._where):
                 response = self._client.bulk(body=body, refresh=self._refresh)
         except TransientError as error:
             return pending, str(error)
