@@ -173,3 +173,48 @@ def _serving(server: Any) -> Iterator[None]:
     finally:
         server.shutdown()
         thread.join(timeout=10)
+
+
+def test_eval_retrieval_runs_through_the_cluster_by_a_setting(
+    tmp_path: Path, opensearch_url: str
+) -> None:
+    # GIVEN a small BEIR-format benchmark
+    corpus = tmp_path / "corpus.jsonl"
+    queries = tmp_path / "queries.jsonl"
+    qrels = tmp_path / "qrels.tsv"
+    documents = [
+        ("10", "Backup retention", "Backups are kept for 35 days."),
+        ("20", "Travel", "Staff book travel through the agency."),
+        ("30", "Incidents", "The DPO is told within 24 hours."),
+    ]
+    corpus.write_text(
+        "".join(json.dumps({"_id": i, "title": t, "text": x}) + "\n" for i, t, x in documents)
+    )
+    queries.write_text(
+        json.dumps({"_id": "q1", "text": "how long are backups kept"})
+        + "\n"
+        + json.dumps({"_id": "q2", "text": "who books travel for staff"})
+        + "\n"
+    )
+    qrels.write_text("query-id\tcorpus-id\tscore\nq1\t10\t1\nq2\t20\t1\n")
+    args = ["eval", "retrieval", "--corpus", str(corpus), "--queries", str(queries)]
+    args += ["--qrels", str(qrels), "--mode", "bm25", "--json"]
+
+    # WHEN it is measured on the local engine and, with the endpoint set, on the cluster
+    local = json.loads(run(tmp_path / "home", None, *args).output)
+    remote = json.loads(run(tmp_path / "home", opensearch_url, *args).output)
+
+    # THEN both rank the answering document first, in an index of the corpus's own
+    assert local["ndcg_at_10"] == remote["ndcg_at_10"] == 1.0
+    assert remote["data_dir"].endswith("-opensearch") and remote["corpus_documents"] == 3
+    with urllib.request.urlopen(f"{opensearch_url}/_cat/indices?format=json") as response:
+        names = [row["index"] for row in json.loads(response.read())]
+    [eval_index] = [name for name in names if name.startswith("certiq-chunks-eval-")]
+
+    # WHEN the cluster loses the index (a new node) and the benchmark runs again
+    deleting = urllib.request.Request(f"{opensearch_url}/{eval_index}", method="DELETE")
+    urllib.request.urlopen(deleting).close()
+    again = json.loads(run(tmp_path / "home", opensearch_url, *args).output)
+
+    # THEN the corpus is indexed again rather than measured on an empty index
+    assert again["ndcg_at_10"] == 1.0

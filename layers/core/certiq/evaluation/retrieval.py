@@ -55,9 +55,14 @@ def corpus_home(settings: Settings, corpus: Path, embedder_name: str | None) -> 
 
 
 def prepare_corpus(corpus: Path, deps: Deps, progress: Callable[[int], None] | None = None) -> int:
-    """Ingests the corpus unless this data directory already holds it; returns its size."""
+    """Ingests the corpus unless this data directory already holds it; returns its size.
+
+    An index emptied since (the self-hosted mode's cluster is a new one) is filled again; the
+    embedding cache in the data directory spares embedding it again.
+    """
     ready = deps.settings.home / READY
-    if ready.exists():
+    tenant = deps.settings.tenant
+    if ready.exists() and deps.index.count(tenant) > 0:
         count: int = json.loads(ready.read_text())["documents"]
         return count
     documents = 0
@@ -71,10 +76,7 @@ def prepare_corpus(corpus: Path, deps: Deps, progress: Callable[[int], None] | N
             yield document
 
     ingest_texts(
-        counted(),
-        deps,
-        corpus_uri=corpus.resolve().as_uri(),
-        tenant=deps.settings.tenant,
+        counted(), deps, corpus_uri=corpus.resolve().as_uri(), tenant=tenant, again=ready.exists()
     )
     ready.write_text(json.dumps({"documents": documents, "corpus": str(corpus)}))
     return documents

@@ -62,17 +62,21 @@ def ingest_texts(
     tenant: str,
     source_type: SourceType = "text",
     collection: str | None = None,
+    again: bool = False,
 ) -> list[DocumentRecord]:
-    """Ingests every document; the same content ingested again changes nothing."""
+    """Ingests every document; the same content ingested again changes nothing, unless
+    ``again``: an index emptied since (a new search cluster) is filled once more."""
     records: list[DocumentRecord] = []
     group: list[TextDocument] = []
     for document in documents:
         group.append(document)
         if len(group) == GROUP:
-            records += _ingest_group(group, deps, corpus_uri, tenant, source_type, collection)
+            records += _ingest_group(
+                group, deps, corpus_uri, tenant, source_type, collection, again
+            )
             group = []
     if group:
-        records += _ingest_group(group, deps, corpus_uri, tenant, source_type, collection)
+        records += _ingest_group(group, deps, corpus_uri, tenant, source_type, collection, again)
     return records
 
 
@@ -83,6 +87,7 @@ def _ingest_group(
     tenant: str,
     source_type: SourceType,
     collection: str | None,
+    again: bool,
 ) -> list[DocumentRecord]:
     now = deps.clock.now()
     records: list[DocumentRecord] = []
@@ -92,7 +97,7 @@ def _ingest_group(
         body = f"{document.title}\n\n{document.text}" if document.title else document.text
         doc_id, sha256, version = document_ids(tenant, uri, body.encode("utf-8"))
         existing = deps.documents.get(tenant, doc_id)
-        if already_indexed(existing, sha256):
+        if already_indexed(existing, sha256) and not again:
             records.append(existing)
             continue
         file_name = document.title or document.key
