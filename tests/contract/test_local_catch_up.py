@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from certiq.adapters.local import fts_index
+from certiq.adapters.local import rows as local_rows
 from certiq.adapters.local.fts_index import SqliteSearchIndex
 from certiq.adapters.local.lexical import TenantLexicon
 from certiq.adapters.local.rows import Changes, RowTable
@@ -141,7 +142,7 @@ def test_an_index_behind_the_trimmed_log_is_rebuilt(
     # GIVEN a reader whose index is built, and a log that keeps two changes only
     assert fresh.search("tenant-a", "zebra", k=5) == []
     before = fresh._lexicons["tenant-a"]
-    monkeypatch.setattr(fts_index, "CHANGES_KEPT", 2)
+    monkeypatch.setattr(local_rows, "CHANGES_KEPT", 2)
 
     # WHEN another process writes three chunks
     index.index([make_chunk(f"Zebra number {n}.", doc_id=f"z{n}", ordinal=n) for n in range(3)])

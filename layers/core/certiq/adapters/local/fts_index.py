@@ -11,19 +11,22 @@ Lexical search is answered from memory (certiq.adapters.local.lexical): per tena
 tokens as compact postings with BM25 saturations, ranking and scoring like FTS5's bm25() (with
 the tenant's own statistics). FTS5 answers itself when that index cannot be built, or when a
 query word is several FTS5 tokens (a phrase). Dense search reads a tenant's vectors of this
-index's model into float32 matrices (certiq.adapters.local.dense). Both keep only row ids,
-collections and numbers: the chunks of the hits returned are read from ``chunks`` afterwards,
-so a search costs what the caller keeps, and the hits are the caller's own copies.
+index's model into float32 matrices (certiq.adapters.local.dense). Ranking keeps only row ids,
+collections and numbers (``rank``, ``rank_vector``); the rows of the hits kept are read from
+``chunks`` afterwards, in one query, and each hit's chunk is parsed from its JSON, unvalidated,
+when the caller first looks into it (``read``, certiq.adapters.local.stored_chunks): a search
+costs what the caller uses, and the hits are the caller's own copies.
 
 ``chunk_vectors`` holds each chunk's embedding as a float32 blob (rowid = chunks.id) with the
 name of the model that made it and its dimension.
 
-Every write appends the rows it inserts and deletes to ``chunk_changes``. An in-memory index
-remembers the last change it reflects; the next search applies the changes since (new rows
-tokenized or stacked, deleted ones masked), so a document added by this process or another
-(``certiq ingest`` beside ``certiq serve``) is searchable at once without reading the tenant
-again. When the changes since the last build exceed a tenth of it (or it is small, where a
-build is cheap), or the log no longer reaches back to it, the index is built afresh.
+Every write appends the rows it inserts and deletes to ``chunk_changes`` (the log,
+certiq.adapters.local.rows). An in-memory index remembers the last change it reflects; the next
+search applies the changes since (new rows tokenized or stacked, deleted ones masked), so a
+document added by this process or another (``certiq ingest`` beside ``certiq serve``) is
+searchable at once without reading the tenant again. When the changes since the last build
+exceed a tenth of it (or it is small, where a build is cheap), or the log no longer reaches back
+to it, the index is built afresh.
 """
 
 from __future__ import annotations
@@ -33,16 +36,17 @@ import re
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any, Final, TypeVar
+from typing import Final, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from certiq.adapters.local.dense import TenantVectors, blob_vector, vector_blob
+from certiq.adapters.local.dense import TenantVectors, vector_blob
 from certiq.adapters.local.lexical import Fts5Tokenizer, TenantLexicon
-from certiq.adapters.local.rows import Changes, RowTable
+from certiq.adapters.local.rows import Changes, RowTable, log_changes, log_state
 from certiq.adapters.local.snapshots import Snapshot, SnapshotStore
 from certiq.adapters.local.sqlite_db import SqliteDatabase
+from certiq.adapters.local.stored_chunks import read_chunks, read_hits, read_vectors
 from certiq.models import Chunk, SearchHit, collection_of
 
 _log = logging.getLogger(__name__)
@@ -52,8 +56,6 @@ _WORD: Final = re.compile(r"[^\W_]+")
 
 # The model name vectors are stored under when the index is not told its embedder's.
 UNNAMED_MODEL: Final = "unnamed"
-# Bound parameters per IN (...) list: far below SQLite's limit.
-_IN_BATCH: Final = 500
 
 # In-memory indexes smaller than this are rebuilt on any change (a build is cheap, and its
 # statistics are exact); larger ones catch up, and are rebuilt in the background once the
@@ -64,8 +66,6 @@ REBUILD_SHARE: Final = 0.1
 CATCH_UP: Final = "catch up"
 CATCH_UP_THEN_REBUILD: Final = "catch up, rebuild in the background"
 REBUILD: Final = "rebuild"
-# Changes kept in the log per tenant: an index further behind is rebuilt.
-CHANGES_KEPT: Final = 50_000
 
 # The kinds of in-memory index saved as snapshots; vectors are saved per model.
 LEXICON_KIND: Final = "bm25"
@@ -180,7 +180,7 @@ class SqliteSearchIndex:
                             vector_blob(chunk.embedding),
                         ),
                     )
-            self._log(conn, changes)
+            log_changes(conn, changes)
         return len(latest)
 
     def delete_document(self, tenant: str, doc_id: str) -> int:
@@ -198,7 +198,7 @@ class SqliteSearchIndex:
                     (tenant, doc_id),
                 )
             conn.execute("DELETE FROM chunks WHERE tenant = ? AND doc_id = ?", (tenant, doc_id))
-            self._log(conn, [(tenant, row_id, 0) for row_id in row_ids])
+            log_changes(conn, [(tenant, row_id, 0) for row_id in row_ids])
             return len(row_ids)
 
     # -- reads --
@@ -248,16 +248,9 @@ class SqliteSearchIndex:
             return [] if vectors is None else vectors.nearest(vector, k, collection)
 
     def read(self, ranked: Sequence[tuple[int, float]]) -> list[SearchHit]:
-        """The ranked rows' chunks, parsed now: a search costs the hits its caller keeps."""
+        """The ranked rows as hits, read in one query; each chunk is parsed when first used."""
         with self._db.read() as conn:
-            bodies = dict(
-                self._select_in(conn, "SELECT id, body FROM chunks", [i for i, _ in ranked])
-            )
-        return [
-            SearchHit(chunk=Chunk.model_validate_json(bodies[row_id]), score=score)
-            for row_id, score in ranked
-            if row_id in bodies
-        ]
+            return read_hits(conn, ranked)
 
     def _rank_fts(
         self,
@@ -285,23 +278,8 @@ class SqliteSearchIndex:
         return [(int(row_id), -float(rank)) for row_id, rank in ranked]
 
     def get_chunks(self, tenant: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
-        wanted = list(dict.fromkeys(chunk_ids))
-        found: dict[str, Chunk] = {}
         with self._db.read() as conn:
-            rows = self._select_in(
-                conn,
-                "SELECT c.chunk_id, c.body, v.vector FROM chunks AS c"
-                " LEFT JOIN chunk_vectors AS v ON v.id = c.id",
-                wanted,
-                column="c.chunk_id",
-                where=("c.tenant = ?", (tenant,)),
-            )
-            for chunk_id, body, blob in rows:
-                chunk = Chunk.model_validate_json(body)
-                if blob is not None:
-                    chunk.embedding = blob_vector(blob).tolist()
-                found[chunk_id] = chunk
-        return found
+            return read_chunks(conn, tenant, chunk_ids)
 
     def count(self, tenant: str) -> int:
         with self._db.read() as conn:
@@ -309,42 +287,6 @@ class SqliteSearchIndex:
         return int(row[0])
 
     # -- internals --
-
-    def _log(self, conn: sqlite3.Connection, changes: list[tuple[str, int, int]]) -> None:
-        """Records the rows written, so every in-memory index (any process's) catches up.
-
-        The log keeps each tenant's last CHANGES_KEPT changes; an index further behind is
-        rebuilt (``changes_from`` says where the log begins).
-        """
-        if not changes:
-            return
-        conn.executemany("INSERT INTO chunk_changes (tenant, id, added) VALUES (?, ?, ?)", changes)
-        for tenant in {tenant for tenant, _, _ in changes}:
-            row = conn.execute(
-                "SELECT seq FROM chunk_changes WHERE tenant = ? ORDER BY seq DESC LIMIT 1 OFFSET ?",
-                (tenant, CHANGES_KEPT),
-            ).fetchone()
-            if row is None:
-                continue
-            conn.execute(
-                "DELETE FROM chunk_changes WHERE tenant = ? AND seq <= ?", (tenant, row[0])
-            )
-            conn.execute(
-                "INSERT INTO chunk_generations (tenant, generation, changes_from)"
-                " VALUES (?, 0, ?) ON CONFLICT (tenant) DO UPDATE SET changes_from = ?",
-                (tenant, row[0] + 1, row[0] + 1),
-            )
-
-    @staticmethod
-    def _log_state(conn: sqlite3.Connection, tenant: str) -> tuple[int, int]:
-        """(the tenant's last change, the first change the log still holds)."""
-        last = conn.execute(
-            "SELECT MAX(seq) FROM chunk_changes WHERE tenant = ?", (tenant,)
-        ).fetchone()[0]
-        start = conn.execute(
-            "SELECT changes_from FROM chunk_generations WHERE tenant = ?", (tenant,)
-        ).fetchone()
-        return int(last or 0), int(start[0]) if start else 0
 
     @staticmethod
     def _plan(conn: sqlite3.Connection, tenant: str, seq: int, start: int, rows: RowTable) -> str:
@@ -366,7 +308,7 @@ class SqliteSearchIndex:
 
         None when it cannot be built (FTS5 answers instead, until the next change).
         """
-        last, _ = self._log_state(conn, tenant)
+        last, _ = log_state(conn, tenant)
         cached = self._lexicons.get(tenant)
         if cached is not None and cached.seq == last:
             return cached
@@ -403,7 +345,7 @@ class SqliteSearchIndex:
 
     def _tenant_vectors(self, conn: sqlite3.Connection, tenant: str) -> TenantVectors | None:
         """The tenant's vectors of this index's model, up to date with the log; None if none."""
-        last, _ = self._log_state(conn, tenant)
+        last, _ = log_state(conn, tenant)
         cached = self._vectors.get(tenant)
         if cached is not None and cached.seq == last:
             return cached
@@ -428,7 +370,7 @@ class SqliteSearchIndex:
             ),
             build=lambda reader, seq: self._build_vectors(reader, tenant, seq),
             apply=lambda vectors, changes: vectors.apply(
-                changes, self._added_vectors(conn, tenant, changes)
+                changes, read_vectors(conn, tenant, self._model, changes.added)
             ),
             keep=keep,
         )
@@ -455,7 +397,7 @@ class SqliteSearchIndex:
         try:
             if began:
                 conn.execute("BEGIN")  # one snapshot for the rows, the tokens and the log
-            last, start = self._log_state(conn, tenant)
+            last, start = log_state(conn, tenant)
             if cached is None:
                 saved = self._snapshots.load(tenant, kind)
                 if saved is not None and saved.seq <= last:
@@ -505,7 +447,7 @@ class SqliteSearchIndex:
                 )
                 try:
                     reader.execute("BEGIN")
-                    index = build(reader, self._log_state(reader, tenant)[0])
+                    index = build(reader, log_state(reader, tenant)[0])
                     reader.execute("COMMIT")
                 finally:
                     reader.close()
@@ -527,20 +469,6 @@ class SqliteSearchIndex:
             meta, arrays = index.saved()
             self._snapshots.save(tenant, kind, index.seq, meta, arrays)
 
-    def _added_vectors(
-        self, conn: sqlite3.Connection, tenant: str, changes: Changes
-    ) -> list[tuple[int, str | None, bytes]]:
-        """The vectors of this model of the rows added, in the order they were added."""
-        added = self._select_in(
-            conn,
-            "SELECT id, collection, vector FROM chunk_vectors",
-            changes.added,
-            where=("tenant = ? AND model = ?", (tenant, self._model)),
-        )
-        order = {row_id: number for number, row_id in enumerate(changes.added)}
-        added.sort(key=lambda row: order[row[0]])
-        return [(int(row_id), collection, blob) for row_id, collection, blob in added]
-
     def _build_vectors(
         self, conn: sqlite3.Connection, tenant: str, seq: int
     ) -> TenantVectors | None:
@@ -556,24 +484,3 @@ class SqliteSearchIndex:
             (tenant, self._model),
         )
         return TenantVectors.build(seq, int(first[0]), rows, expected=int(first[1]))
-
-    @staticmethod
-    def _select_in(
-        conn: sqlite3.Connection,
-        select: str,
-        keys: Sequence[object],
-        *,
-        column: str = "id",
-        where: tuple[str, tuple[object, ...]] | None = None,
-    ) -> list[Any]:
-        """Rows of ``select`` whose ``column`` is among keys, in batches of bound parameters."""
-        rows: list[Any] = []
-        for start in range(0, len(keys), _IN_BATCH):
-            batch = list(keys[start : start + _IN_BATCH])
-            condition = f"{column} IN ({', '.join('?' * len(batch))})"
-            parameters: list[object] = batch
-            if where is not None:
-                condition = f"{where[0]} AND {condition}"
-                parameters = [*where[1], *batch]
-            rows.extend(conn.execute(f"{select} WHERE {condition}", parameters).fetchall())
-        return rows

@@ -28,7 +28,7 @@ import threading
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -364,15 +364,27 @@ class TenantLexicon:
         selectable = self.rows.selectable(collection)
         if selectable is None:
             return []
-        scores = np.zeros(self.rows.size, dtype=np.float64)
+        positions: list[Positions] = []
+        weighted: list[NDArray[np.float32]] = []
         for term in terms:
             frequency = sum(segment.frequency(term) for segment in self._segments)
             if not frequency:
                 continue
             weight = idf(self.rows.size, frequency)
             for segment in self._segments:
-                positions, saturations = segment.get(term)
-                scores[positions] += weight * saturations  # positions are distinct within a term
+                found, saturations = segment.get(term)
+                positions.append(found)
+                weighted.append(weight * saturations)
+        if not positions:
+            return []
+        # One pass adds every term's share, term after term as a loop over the terms would (the
+        # same sums), without an array operation per term.
+        scores = cast(  # float64: bincount sums weights in doubles
+            "NDArray[np.float64]",
+            np.bincount(
+                np.concatenate(positions), np.concatenate(weighted), minlength=self.rows.size
+            ),
+        )
         # Every weight is positive, so a row matched exactly when its score is.
         matched = np.flatnonzero((scores > 0.0) & selectable)
         best = matched[top_k(scores[matched], k)]

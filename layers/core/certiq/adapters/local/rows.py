@@ -6,6 +6,10 @@ from the tables at one change of the ``chunk_changes`` log, row ids ascending) f
 rows added since, in the order they were added. A deleted row keeps its position, marked dead,
 until the next rebuild. ``Changes`` is what the log says happened after the last change an index
 applied; certiq.adapters.local.fts_index reads it and decides between catching up and rebuilding.
+
+The log, ``chunk_changes``: every write appends the rows it inserts and deletes (``log_changes``),
+and keeps each tenant's last CHANGES_KEPT changes; ``log_state`` says where it ends and where it
+begins, so an index further behind than its beginning is rebuilt.
 """
 
 from __future__ import annotations
@@ -19,6 +23,39 @@ from numpy.typing import NDArray
 
 NO_COLLECTION: Final = -1
 _FIRST_CAPACITY: Final = 64
+# Changes kept in the log per tenant: an index further behind is rebuilt.
+CHANGES_KEPT: Final = 50_000
+
+
+def log_changes(conn: sqlite3.Connection, changes: list[tuple[str, int, int]]) -> None:
+    """Records the rows written, (tenant, row id, added), so every in-memory index (any
+    process's) catches up; the log keeps each tenant's last CHANGES_KEPT changes, and
+    ``chunk_generations.changes_from`` says where it begins."""
+    if not changes:
+        return
+    conn.executemany("INSERT INTO chunk_changes (tenant, id, added) VALUES (?, ?, ?)", changes)
+    for tenant in {tenant for tenant, _, _ in changes}:
+        row = conn.execute(
+            "SELECT seq FROM chunk_changes WHERE tenant = ? ORDER BY seq DESC LIMIT 1 OFFSET ?",
+            (tenant, CHANGES_KEPT),
+        ).fetchone()
+        if row is None:
+            continue
+        conn.execute("DELETE FROM chunk_changes WHERE tenant = ? AND seq <= ?", (tenant, row[0]))
+        conn.execute(
+            "INSERT INTO chunk_generations (tenant, generation, changes_from)"
+            " VALUES (?, 0, ?) ON CONFLICT (tenant) DO UPDATE SET changes_from = ?",
+            (tenant, row[0] + 1, row[0] + 1),
+        )
+
+
+def log_state(conn: sqlite3.Connection, tenant: str) -> tuple[int, int]:
+    """(the tenant's last change, the first change the log still holds)."""
+    last = conn.execute("SELECT MAX(seq) FROM chunk_changes WHERE tenant = ?", (tenant,)).fetchone()
+    start = conn.execute(
+        "SELECT changes_from FROM chunk_generations WHERE tenant = ?", (tenant,)
+    ).fetchone()
+    return int(last[0] or 0), int(start[0]) if start else 0
 
 
 @dataclass(frozen=True)
