@@ -47,7 +47,7 @@ needs_tesseract = pytest.mark.skipif(
 )
 
 
-# A test's layer is its folder: how much of the system is real (README, "Tests").
+# A test's layer is its folder: how much of the system is real (docs/architecture.md, "Tests").
 LAYERS = frozenset({"unit", "contract", "pipeline", "infra", "browser"})
 
 

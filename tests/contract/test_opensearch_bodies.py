@@ -35,8 +35,9 @@ from certiq.adapters.aws.opensearch_bodies import (
     load_index_body,
 )
 from certiq.adapters.aws.opensearch_client import make_client
-from certiq.adapters.aws.opensearch_index import BulkRejected, OpenSearchIndex, SearchIndexMismatch
-from certiq.bootstrap import _search_index
+from certiq.adapters.aws.opensearch_errors import BulkRejected, SearchIndexMismatch
+from certiq.adapters.aws.opensearch_index import OpenSearchIndex
+from certiq.bootstrap.aws import opensearch_index
 from certiq.config import OpenSearchSettings, Settings
 from certiq.errors import ConfigurationError, TransientError
 from certiq.models import Chunk
@@ -288,7 +289,7 @@ def test_index_body_dimension_is_the_embedders() -> None:
     settings = Settings(runtime="aws", opensearch=OpenSearchSettings(endpoint="http://127.0.0.1:9"))
 
     # WHEN the composition root builds the index for that embedder
-    index = _search_index(settings, dimension=embedder.dimension)
+    index = opensearch_index(settings, dimension=embedder.dimension)
 
     # THEN the index it creates has a knn_vector field of the embedder's dimension
     assert isinstance(index, OpenSearchIndex)
@@ -560,9 +561,9 @@ def test_malformed_endpoints_are_refused(endpoint: str) -> None:
 
 def test_the_composition_root_needs_an_endpoint() -> None:
     with pytest.raises(ConfigurationError, match="CERTIQ_OPENSEARCH__ENDPOINT"):
-        _search_index(Settings(runtime="aws"))
+        opensearch_index(Settings(runtime="aws"))
     with pytest.raises(ConfigurationError, match="CERTIQ_OPENSEARCH__ENDPOINT"):
-        _search_index(Settings(runtime="aws", opensearch=OpenSearchSettings(endpoint="ftp://x")))
+        opensearch_index(Settings(runtime="aws", opensearch=OpenSearchSettings(endpoint="ftp://x")))
 
 
 def test_index_body_files_exist_where_documented() -> None:

@@ -19,12 +19,12 @@ from opensearchpy import OpenSearch, Transport
 
 from certiq.adapters.aws.opensearch_bodies import document_id
 from certiq.adapters.aws.opensearch_client import make_client
-from certiq.adapters.aws.opensearch_index import (
+from certiq.adapters.aws.opensearch_errors import (
     BulkRejected,
-    OpenSearchIndex,
     SearchIndexMismatch,
     SearchUnavailable,
 )
+from certiq.adapters.aws.opensearch_index import OpenSearchIndex
 from certiq.config import OpenSearchSettings, RetrievalSettings
 from certiq.errors import IngestionError, TransientError
 from certiq.models import Chunk

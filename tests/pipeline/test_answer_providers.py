@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from certiq.adapters.local.orchestrator import LocalRun, LocalRuntime
 from certiq.bootstrap import build_deps
 from certiq.cli import main
 from certiq.config import AnswerProvider, AnswerSettings, Settings
@@ -19,7 +20,6 @@ from certiq.deps import Deps
 from certiq.ingestion.service import Upload, ingest
 from certiq.models import QuestionStatus, RenderState
 from certiq.questions import receive
-from certiq.runtime.local import LocalRun, LocalRuntime
 from certiq.trust.certificate import check
 from tests.conftest import SCHEDULE_ROWS, MakePdf, build_table_pdf
 from tests.provider_fakes import (

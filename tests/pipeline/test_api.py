@@ -26,6 +26,7 @@ from openapi_spec_validator import validate as validate_openapi
 from PIL import Image
 
 from certiq import schemas
+from certiq.adapters.local.orchestrator import LocalRuntime
 from certiq.adapters.local.sqlite_db import DB_FILE_NAME
 from certiq.api.pages import PNG_SIGNATURE
 from certiq.bootstrap import build_deps
@@ -33,7 +34,6 @@ from certiq.config import Settings
 from certiq.deps import Deps
 from certiq.ingestion.service import Upload, ingest
 from certiq.models import DocumentRecord, DocumentStatus
-from certiq.runtime.local import LocalRuntime
 from certiq.runtime.server import ApiServer, make_server
 from tests.conftest import MakePdf
 from tests.fakes import make_document

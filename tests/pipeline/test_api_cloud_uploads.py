@@ -25,6 +25,7 @@ from moto import mock_aws
 
 from certiq.adapters.aws.s3_blobs import S3BlobStore
 from certiq.adapters.aws.s3_upload_signer import S3UploadSigner
+from certiq.adapters.local.orchestrator import LocalRuntime
 from certiq.api.pages import PNG_SIGNATURE
 from certiq.api.routes import create_app
 from certiq.bootstrap import build_deps
@@ -32,7 +33,6 @@ from certiq.config import Settings
 from certiq.deps import Deps
 from certiq.ingestion.identity import doc_id_for
 from certiq.ingestion.s3_events import handle_s3_record
-from certiq.runtime.local import LocalRuntime
 from certiq.runtime.server import to_event
 from tests.conftest import build_pdf
 

@@ -8,10 +8,10 @@ from typing import Any, cast
 import pytest
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from certiq.adapters.local.orchestrator import LocalRuntime
 from certiq.api.routes import create_app
 from certiq.bootstrap import build_deps
 from certiq.config import ApiSettings, Settings
-from certiq.runtime.local import LocalRuntime
 from certiq.runtime.server import to_event
 
 ALLOWED = "https://app.example.com"

@@ -20,10 +20,10 @@ from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance, status_code_conformance
 
+from certiq.adapters.local.orchestrator import LocalRuntime
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
 from certiq.ingestion.service import Upload, ingest
-from certiq.runtime.local import LocalRuntime
 from certiq.runtime.server import ApiServer, make_server
 from tests.conftest import build_pdf
 

@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner, Result
 from jsonschema import Draft7Validator
 
-from certiq.cli import QUOTED_OFFLINE, RELATED_READING, main
+from certiq.cli import main
+from certiq.cli.render import QUOTED_OFFLINE, RELATED_READING
 from certiq.schemas import load
 from certiq.steps.persist import NO_SENTENCE_BUT_TABLE
 from tests.conftest import SCHEDULE_ROWS, MakePdf, build_table_pdf

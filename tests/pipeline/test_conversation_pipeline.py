@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from certiq.adapters.local.orchestrator import LocalRun, LocalRuntime
 from certiq.bootstrap import build_deps
 from certiq.config import (
     ConversationSettings,
@@ -21,7 +22,6 @@ from certiq.config import (
 from certiq.deps import Deps
 from certiq.ingestion.service import Upload, ingest
 from certiq.questions import receive
-from certiq.runtime.local import LocalRun, LocalRuntime
 from tests.conftest import build_pdf
 from tests.provider_fakes import (
     ProviderServer,

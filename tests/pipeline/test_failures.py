@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from certiq.adapters.local.orchestrator import LocalRuntime
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
 from certiq.deps import Deps
@@ -16,7 +17,6 @@ from certiq.ingestion.service import Upload, ingest
 from certiq.models import QuestionStatus, SearchHit
 from certiq.ports import SearchIndex
 from certiq.questions import receive
-from certiq.runtime.local import LocalRuntime
 from tests.conftest import MakePdf
 from tests.fakes import DelegatingIndex
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from certiq.adapters.local.orchestrator import LocalRuntime
 from certiq.bootstrap import build_deps
 from certiq.config import (
     RedactionSettings,
@@ -20,7 +21,6 @@ from certiq.deps import Deps
 from certiq.ingestion.service import Upload, ingest
 from certiq.models import QuestionStatus, RenderState
 from certiq.questions import receive
-from certiq.runtime.local import LocalRuntime
 from tests.conftest import MakePdf
 from tests.provider_fakes import (
     ProviderServer,

@@ -1,7 +1,7 @@
 """No raw personal data anywhere: a question full of it runs through the whole local state
 machine (the real answer.asl.json, real SQLite stores) with every log captured and every model
 call recorded, then every log line, prompt, stored row and response is searched for the raw
-values. Only the execution's input holds them (see README: Guardrails)."""
+values. Only the execution's input holds them (see docs/guardrails.md)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from certiq.adapters.local.orchestrator import LocalRuntime
 from certiq.adapters.local.sqlite_db import DB_FILE_NAME
 from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.bootstrap import build_deps, build_orchestrator
@@ -22,7 +23,6 @@ from certiq.deps import Deps
 from certiq.models import ConversationTurn, EvidenceSpan, QuestionStatus
 from certiq.ports import ChatDraft
 from certiq.questions import receive
-from certiq.runtime.local import LocalRuntime
 from tests.fakes import FakeUrlChecker, RecordingNameFinder, RecordingTranslator, make_chunk
 
 TENANT = "default"

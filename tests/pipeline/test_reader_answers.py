@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import pytest
 
+from certiq.adapters.local.orchestrator import LocalRuntime
 from certiq.bootstrap import build_deps
 from certiq.config import ReuseSettings, Settings
 from certiq.deps import Deps
 from certiq.ingestion.service import Upload, ingest
 from certiq.models import AnswerOutcome, QAResponse
 from certiq.questions import receive
-from certiq.runtime.local import LocalRuntime
 from tests.conftest import build_pdf
 
 HONDA_KEEPS = (

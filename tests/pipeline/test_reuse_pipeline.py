@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from certiq.adapters.local.orchestrator import LocalRun, LocalRuntime
 from certiq.adapters.local.sqlite_db import SqliteDatabase
 from certiq.bootstrap import build_deps
 from certiq.config import (
@@ -30,7 +31,6 @@ from certiq.models import (
 )
 from certiq.ports import Support, Verifier
 from certiq.questions import receive
-from certiq.runtime.local import LocalRun, LocalRuntime
 from certiq.trust.certificate import check
 from tests.conftest import build_pdf
 from tests.fakes import DenyingModel, HashingEmbedder

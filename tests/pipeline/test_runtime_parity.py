@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from certiq.adapters.local.orchestrator import LocalRuntime
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
 from certiq.deps import Deps
@@ -26,7 +27,6 @@ from certiq.errors import TransientError
 from certiq.ingestion.service import Upload, ingest
 from certiq.models import QuestionState
 from certiq.questions import receive
-from certiq.runtime.local import LocalRuntime
 from certiq.steps import STEPS, placeholder
 from tests.conftest import build_pdf
 from tests.pipeline.test_aws_stack import (

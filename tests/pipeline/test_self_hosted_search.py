@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from certiq.adapters.local.orchestrator import LocalRuntime
 from certiq.bootstrap import build_deps
 from certiq.cli import main
 from certiq.config import OpenSearchSettings, Settings
-from certiq.runtime.local import LocalRuntime
 from certiq.runtime.server import make_server
 from tests.conftest import MakePdf
 from tests.opensearch import RunningNode

@@ -5,8 +5,9 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from certiq.adapters.local.orchestrator import LocalRuntime
 from certiq.bootstrap import build_deps
-from certiq.cli import _readable
+from certiq.cli.render import readable
 from certiq.config import Settings
 from certiq.deps import Deps
 from certiq.ingestion.service import Upload, ingest
@@ -15,7 +16,6 @@ from certiq.models import (
     RenderState,
 )
 from certiq.questions import receive
-from certiq.runtime.local import LocalRuntime
 from certiq.trust.certificate import check
 from tests.conftest import MakePdf
 from tests.fakes import DENIAL, DenyingModel
@@ -83,7 +83,7 @@ def test_a_blocked_statement_is_listed_as_withheld_with_its_reason_and_quote(
     certificate = deps.certificates.get(response.certificate_id or "")
     assert certificate is not None and certificate.answer == response.answer
     # AND the CLI prints it under its count and reason
-    printed = _readable(response)
+    printed = readable(response)
     assert "Withheld: 1 statement withheld: its source says otherwise" in printed
     assert f"BLOCKED: {DENIAL}" in printed
 

@@ -11,9 +11,9 @@ from certiq.answering.parsing import (
     parse_json_sentences,
     parse_marked_text,
     parse_model_text,
-    strip_markers,
 )
 from certiq.models import DraftQuote
+from certiq.text import strip_markers
 from tests.fakes import make_chunk, make_evidence
 
 LOGS = "Logs are rotated weekly"

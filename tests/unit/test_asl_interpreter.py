@@ -11,7 +11,7 @@ import pytest
 
 from certiq.config import ASL_FILE
 from certiq.errors import TransientError
-from certiq.runtime.asl import AslError, StateMachine, StatesError, task_resources
+from certiq.statemachine.interpreter import AslError, StateMachine, StatesError, task_resources
 
 ANSWER_ASL = ASL_FILE
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from certiq.bootstrap import build_deps
-from certiq.cli import RELATED_READING, _readable
+from certiq.cli.render import RELATED_READING, readable
 from certiq.config import Settings
 from certiq.deps import Deps
 from certiq.models import AnswerOutcome, QuestionState, QuestionStatus, StepError
@@ -263,7 +263,7 @@ def test_passages_found_for_an_untranslated_question_are_offered_unchecked(deps:
     assert response.answer == ""
     assert response.outcome is AnswerOutcome.NOT_FOUND_AS_WRITTEN
     assert [passage.doc_id for passage in response.related] == ["policy"]
-    printed = _readable(response)
+    printed = readable(response)
     assert "not checked against the question: it was not translated" in printed
     assert RELATED_READING not in printed
 

@@ -217,7 +217,7 @@ def test_without_onnxruntime_the_float32_model_embeds_and_a_log_line_says_why(
     without_onnxruntime(monkeypatch)
 
     # WHEN the embedder is built and embeds
-    with caplog.at_level(logging.WARNING, logger="certiq.bootstrap"):
+    with caplog.at_level(logging.WARNING, logger="certiq.bootstrap.models"):
         embedder = build_embedder(settings(tmp_path, provider="auto"))
     assert embedder is not None
     rows = embedder.embed(["How long are backups kept?"])
@@ -225,7 +225,7 @@ def test_without_onnxruntime_the_float32_model_embeds_and_a_log_line_says_why(
     # THEN the numpy float32 model does it, under its own name, and the log line says why
     assert isinstance(embedder, MiniLmEmbedder) and embedder.name == MODEL_NAME
     assert rows.shape == (1, 384)
-    (record,) = [r for r in caplog.records if r.name == "certiq.bootstrap"]
+    (record,) = [r for r in caplog.records if r.name == "certiq.bootstrap.models"]
     assert "float32" in record.getMessage()
     assert "pip install onnxruntime" in record.getMessage()
 

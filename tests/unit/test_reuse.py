@@ -32,7 +32,7 @@ from certiq.retrieval.reuse import (
     term_overlap,
     terms_key,
 )
-from certiq.runtime.asl import StateMachine
+from certiq.statemachine.interpreter import StateMachine
 from certiq.steps.find_verified_answer import MAX_CHECKED, find_verified_answer
 from certiq.trust.certificate import check, seal_and_sign
 from tests.fakes import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from certiq.ingestion.sentences import split_sentences
+from certiq.sentences import split_sentences
 
 
 def sentences(text: str) -> list[str]:
@@ -139,7 +139,7 @@ def test_end_marks_are_found_as_the_end_pattern_would_find_them() -> None:
     # GIVEN texts made of end marks, closers, spaces and letters in every order
     import random
 
-    from certiq.ingestion.sentences import _END, _end_punctuation
+    from certiq.sentences import _END, _end_punctuation
 
     rng = random.Random(11)
     alphabet = ".!?…\"'”’»)] \nab"

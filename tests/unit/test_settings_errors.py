@@ -66,3 +66,12 @@ def test_valid_settings_and_whole_groups_as_json_are_accepted(
     monkeypatch.setenv("CERTIQ_POLICY", '{"unverified": "drop"}')
     settings = load_settings()
     assert settings.retrieval.top_k == 7 and settings.policy.unverified == "drop"
+
+
+def test_a_list_given_as_plain_text_is_said_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    # GIVEN a list setting written as a word, not as JSON
+    monkeypatch.setenv("CERTIQ_VALIDATION__PATTERN_LANGUAGES", "en")
+
+    # WHEN the settings load / THEN the error names the group and says to write JSON
+    with pytest.raises(ConfigurationError, match=r'field "validation".*as JSON'):
+        load_settings()

@@ -312,3 +312,33 @@ def urls_in(text: str) -> list[str]:
         if url not in found:
             found.append(url)
     return found
+
+
+# Citation markers as answers carry them: [C1], [S2, S3] (answering.parsing reads them).
+CITATION_LABEL = re.compile(r"[SC]([1-9][0-9]*)", re.IGNORECASE)
+CITATION_MARKER = re.compile(r"\[([^\[\]\n]{1,200})\]")
+MARKER_TOKENS = re.compile(r"[\s,;]+")
+_SPACE_BEFORE_PUNCTUATION = re.compile(r"\s+([.,;:!?])")
+_SPACES = re.compile(r"\s+")
+
+
+def strip_markers(text: str) -> str:
+    """Text without citation markers like [C1] or [S2, S3] (earlier answers shown as history)."""
+    kept = CITATION_MARKER.sub(
+        lambda match: (
+            ""
+            if all(
+                CITATION_LABEL.fullmatch(token)
+                for token in MARKER_TOKENS.split(match.group(1))
+                if token
+            )
+            else match.group(0)
+        ),
+        text,
+    )
+    return tidy_spacing(kept)
+
+
+def tidy_spacing(text: str) -> str:
+    """One space between words, none before punctuation."""
+    return _SPACE_BEFORE_PUNCTUATION.sub(r"\1", _SPACES.sub(" ", text)).strip()

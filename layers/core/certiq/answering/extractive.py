@@ -9,7 +9,7 @@ question, the sentences the reader finds most likely to answer it, when the best
 stated, and when none is answered the answer says the documents do not state it.
 
 Without a reader (``span_scorer`` weighted, or its model not found) the hand-set span score
-chooses, with ``min_relevance`` as its floor: a plain ranking, which the README says is weaker.
+chooses, with ``min_relevance`` as its floor: a plain ranking, which docs/answers.md says is weaker.
 """
 
 from __future__ import annotations

@@ -18,22 +18,19 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any, Final
 
-from certiq.ingestion.sentences import split_sentences
 from certiq.models import DraftQuote, DraftSentence, EvidenceSpan
+from certiq.sentences import split_sentences
+from certiq.text import CITATION_LABEL, CITATION_MARKER, MARKER_TOKENS, tidy_spacing
 
 # A quote is repaired to an evidence sentence when this share of it aligns with the sentence
 # (and it covers at least MIN_SHARE of the sentence: a fragment is not mistaken for the whole).
 REPAIR_THRESHOLD: Final = 0.85
 MIN_SHARE: Final = 0.5
 
-_LABEL = re.compile(r"[SC]([1-9][0-9]*)", re.IGNORECASE)
-_MARKER = re.compile(r"\[([^\[\]\n]{1,200})\]")
-_MARKER_TOKENS = re.compile(r"[\s,;]+")
 _EXTRACT = re.compile(
     r"<extract\s+ids\s*=\s*[\"']([^\"']*)[\"']\s*>(.*?)</extract\s*>", re.IGNORECASE | re.DOTALL
 )
 _STRAY_TAG = re.compile(r"</?extract\b[^>]*>", re.IGNORECASE)
-_SPACE_BEFORE_PUNCTUATION = re.compile(r"\s+([.,;:!?])")
 _SPACES = re.compile(r"\s+")
 _CODE_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 _WORD_CHARACTER = re.compile(r"\w")
@@ -55,7 +52,7 @@ class EvidenceIds:
         token = token.strip()
         if token in self._by_id:
             return self._by_id[token]
-        match = _LABEL.fullmatch(token)
+        match = CITATION_LABEL.fullmatch(token)
         if match and int(match.group(1)) <= len(self.evidence):
             return self.evidence[int(match.group(1)) - 1]
         return None
@@ -66,7 +63,7 @@ class EvidenceIds:
 
     def looks_like_citation(self, token: str) -> bool:
         """True for any label-shaped token (known or not) and for known span ids."""
-        return bool(_LABEL.fullmatch(token.strip())) or token.strip() in self._by_id
+        return bool(CITATION_LABEL.fullmatch(token.strip())) or token.strip() in self._by_id
 
 
 @dataclass(frozen=True)
@@ -140,8 +137,8 @@ def sentences_with_anchors(
         words_seen = False
         kept: list[str] = []
         position = 0
-        for marker in _MARKER.finditer(sentence):
-            tokens = [token for token in _MARKER_TOKENS.split(marker.group(1)) if token]
+        for marker in CITATION_MARKER.finditer(sentence):
+            tokens = [token for token in MARKER_TOKENS.split(marker.group(1)) if token]
             if not tokens or not all(ids.looks_like_citation(token) for token in tokens):
                 continue
             before = sentence[position : marker.start()]
@@ -152,7 +149,7 @@ def sentences_with_anchors(
                 _cite(cited if words_seen else leading, span_id)
             position = marker.end()
         kept.append(sentence[position:])
-        clean = _tidy("".join(kept))
+        clean = tidy_spacing("".join(kept))
         if leading and pieces:
             for span_id in leading:
                 _cite(pieces[-1][1], span_id)
@@ -185,7 +182,7 @@ def parse_marked_text(text: str, ids: EvidenceIds) -> list[DraftSentence]:
         prefix = _STRAY_TAG.sub("", text[position : match.start()])
         out.append(prefix)
         length += len(prefix)
-        tokens = [token for token in _MARKER_TOKENS.split(match.group(1)) if token]
+        tokens = [token for token in MARKER_TOKENS.split(match.group(1)) if token]
         spans = [span for token in tokens if (span := ids.resolve(token))]
         quote = anchor_quote(match.group(2), spans)
         body = quote.text if quote else match.group(2).strip()
@@ -243,25 +240,6 @@ def parse_model_text(raw: str, ids: EvidenceIds) -> list[DraftSentence]:
     """Whatever a model wrote: the JSON format when it is that, otherwise marked prose."""
     parsed = parse_json_sentences(raw, ids)
     return parsed if parsed is not None else parse_marked_text(raw, ids)
-
-
-def strip_markers(text: str) -> str:
-    """Text without citation markers like [C1] or [S2, S3] (earlier answers shown as history)."""
-    kept = _MARKER.sub(
-        lambda match: (
-            ""
-            if all(
-                _LABEL.fullmatch(token) for token in _MARKER_TOKENS.split(match.group(1)) if token
-            )
-            else match.group(0)
-        ),
-        text,
-    )
-    return _tidy(kept)
-
-
-def _tidy(text: str) -> str:
-    return _SPACE_BEFORE_PUNCTUATION.sub(r"\1", _SPACES.sub(" ", text)).strip()
 
 
 def _cite(cited: list[str], span_id: str) -> None:

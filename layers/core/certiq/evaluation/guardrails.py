@@ -1,6 +1,6 @@
 """Scores the guardrails on labelled data: PII detection, injection refusal, SSRF refusal.
 
-Used by the tests (floors) and by scripts/bench_guardrails.py (the figures in the README).
+Used by the tests (floors) and by scripts/bench_guardrails.py (the figures in docs/benchmarks.md).
 Data: JSON lines. PII: {"text", "entities": [{"type", "start", "end"}]}; a line with no
 entity is a near-miss that must stay untouched. Injection: {"text", "label": "attack" |
 "benign", "language"}. SSRF: one JSON object (see score_ssrf).
@@ -20,8 +20,8 @@ from certiq.config import UrlCheckSettings, ValidationSettings
 from certiq.guardrails.pii import DEFAULT_REGIONS, find_entities
 from certiq.guardrails.urls import GuardedUrlChecker
 from certiq.guardrails.validation import TOO_SHORT, validate_question
-from certiq.ingestion.sentences import split_sentences
 from certiq.ports import InjectionScreen
+from certiq.sentences import split_sentences
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from certiq.config import PolicySettings
 from certiq.errors import CertiqError
-from certiq.ingestion.sentences import split_sentences
 from certiq.models import Citation, Claim, RenderState
 from certiq.ports import Verifier
+from certiq.sentences import split_sentences
 from certiq.trust.claims import compile_claims
 from certiq.trust.policy import decide_all
 

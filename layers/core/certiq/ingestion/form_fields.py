@@ -18,7 +18,7 @@ from typing import Any
 import pypdfium2.raw as pdfium_c
 
 from certiq.ingestion.pdf_lines import ParsedPage, Rect, SentenceSpan, _box
-from certiq.ingestion.sentences import sentence_spans
+from certiq.sentences import sentence_spans
 
 # Field types whose value is text a person wrote or chose (pdfium's FPDF_FORMFIELD_*).
 _TEXT_TYPES = frozenset({4, 5, 6})  # combo box, list box, text field

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 from certiq.ingestion.furniture import Furniture
 from certiq.ingestion.pdf_lines import ParsedPage, SentenceSpan, Word, _box
-from certiq.ingestion.sentences import sentence_spans
 from certiq.models import Box
 from certiq.ports import OcrWord
+from certiq.sentences import sentence_spans
 
 # A line ending in one of these, before a line of the same paragraph starting in lower case,
 # ends the first part of a hyphenated word.

@@ -4,7 +4,7 @@ pypdfium2 gives a page's characters in reading order, with generated spaces and 
 and the box of any character or run of characters; pdfium does no layout analysis beyond that.
 This module cuts the characters into lines, joins words hyphenated across lines, marks paragraph
 breaks with a blank line, drops running headers and footers (certiq.ingestion.furniture), splits
-the text into sentences (certiq.ingestion.sentences) and boxes every sentence, one box per line
+the text into sentences (certiq.sentences) and boxes every sentence, one box per line
 it covers, converted from PDF user space (origin bottom-left, before /Rotate and /CropBox) to
 the page as a reader sees it (origin top-left, after rotation and cropping).
 

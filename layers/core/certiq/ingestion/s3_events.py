@@ -18,7 +18,7 @@ it happens only while no event as late is recorded. So when two events of one ke
 at the same moment by two containers, both passing the check above, the earlier one's next
 write is refused and it ends SKIPPED like a late event; the record never goes back. Their chunk
 writes are not serialised: two events both past their PROCESSING write index at once (see the
-README's known limits).
+docs/known-limits.md).
 
 The Lambda entry point (certiq.runtime.s3_ingest) adds exactly-once per record on top.
 """

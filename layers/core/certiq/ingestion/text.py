@@ -16,9 +16,9 @@ from certiq.deps import Deps
 from certiq.errors import InvalidRequest
 from certiq.ingestion.chunking import Chunker
 from certiq.ingestion.identity import document_ids
-from certiq.ingestion.sentences import split_sentences
 from certiq.ingestion.service import already_indexed, embed_chunks
 from certiq.models import Chunk, DocumentRecord, DocumentStatus, SourceRef, SourceType
+from certiq.sentences import split_sentences
 
 TEXT_MIME = "text/plain"
 GROUP = 256  # documents chunked, embedded and indexed together

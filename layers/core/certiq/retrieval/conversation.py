@@ -21,7 +21,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from certiq.answering.parsing import strip_markers
 from certiq.config import ConversationSettings
 from certiq.models import (
     Chunk,
@@ -33,7 +32,7 @@ from certiq.models import (
     collection_of,
 )
 from certiq.ports import CertificateStore, QueryRewriter, QuestionStore, SearchIndex, Turn
-from certiq.text import STOPWORDS, content_terms, stem, words
+from certiq.text import STOPWORDS, content_terms, stem, strip_markers, words
 
 _TOKEN = re.compile(r"[^\W_]+(?:[.,'’-][^\W_]+)*", re.UNICODE)
 # Words that point back at something an earlier turn named.

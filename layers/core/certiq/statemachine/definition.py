@@ -1,7 +1,7 @@
 """Reading an ASL definition: its JSON paths and its objects' fields, checked as they are read.
 
-Part of certiq.runtime.asl, which compiles and runs the definition; split out to keep each file
-readable on its own.
+Part of certiq.statemachine.interpreter, which compiles and runs the definition; split out to
+keep each file readable on its own.
 """
 
 from __future__ import annotations

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from certiq.config import PolicySettings
-from certiq.ingestion.sentences import split_sentences
 from certiq.ports import Support
+from certiq.sentences import split_sentences
 from certiq.text import content_terms, numbers, words
 from certiq.trust.claims import RuleSplitter
 

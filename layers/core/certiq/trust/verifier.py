@@ -29,7 +29,7 @@ from certiq.text import content_terms, has_negation, numbers, words
 
 MODEL_PATH = Path(__file__).with_name("lexical_model.json")
 # The same features with biases calibrated on out-of-fold scores: fewer claims certified, but its
-# false-certification rate holds on pairs it was not fitted on (README, "Verification").
+# false-certification rate holds on pairs it was not fitted on (docs/verification.md).
 HELD_OUT_MODEL_PATH = Path(__file__).with_name("lexical_model.heldout.json")
 
 # Pairs of opposite directions: a claim using one side against evidence using only the other.

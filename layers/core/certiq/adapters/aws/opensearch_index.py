@@ -28,7 +28,8 @@ Every call is a POST or PUT (search, count, mget, bulk and delete_by_query are P
 opensearch-py; create is a PUT): the managed domain's IAM policy allows those two methods only,
 which is why ``ensure_index`` creates and tolerates "already exists" instead of asking (HEAD).
 
-Failures are said in words that name the index and the cluster, never as a client's repr:
+Failures are said in words that name the index and the cluster, never as a client's repr
+(certiq.adapters.aws.opensearch_errors translates them):
 - throttling and outages (connection errors, timeouts, 429, 5xx) are SearchUnavailable, a
   TransientError: the state machine retries it, the API answers 503;
 - an index that does not exist, or whose mapping is not the one certiq writes (a vector field of
@@ -46,15 +47,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 import numpy as np
 from numpy.typing import NDArray
 from opensearchpy import OpenSearch
-from opensearchpy.exceptions import ConnectionError as OpenSearchConnectionError
-from opensearchpy.exceptions import ConnectionTimeout, NotFoundError, RequestError, TransportError
+from opensearchpy.exceptions import NotFoundError, RequestError
 
 from certiq.adapters.aws.opensearch_bodies import (
     bulk_lines,
@@ -69,7 +68,17 @@ from certiq.adapters.aws.opensearch_bodies import (
     query_terms,
     tenant_query,
 )
-from certiq.errors import ConfigurationError, IngestionError, TransientError
+from certiq.adapters.aws.opensearch_errors import (
+    BulkRejected,
+    SearchIndexMismatch,
+    _is_missing_index,
+    _reason,
+    _reason_of,
+    cluster_address,
+    is_retryable_status,
+    opensearch_errors,
+)
+from certiq.errors import TransientError
 from certiq.models import Chunk, SearchHit
 from certiq.retrieval.fusion import DEFAULT_RRF_K
 
@@ -84,74 +93,6 @@ RETRYABLE_ERROR_TYPES: Final = frozenset(
 DEFAULT_MAX_BULK_BYTES: Final = 5 * 1024 * 1024
 # How many failures a BulkRejected or TransientError message lists.
 _SHOWN_FAILURES: Final = 3
-
-
-class BulkRejected(IngestionError):
-    """Bulk items OpenSearch refused for a reason retrying cannot cure (mapping, size, ...)."""
-
-    def __init__(self, message: str, failures: list[dict[str, Any]]) -> None:
-        super().__init__(message)
-        self.failures = failures
-
-
-class SearchUnavailable(TransientError):
-    """The cluster cannot be reached, timed out, or is throttling or failing (429, 5xx)."""
-
-
-class SearchIndexMismatch(ConfigurationError):
-    """The index is missing, or is not the index certiq writes (mapping, vector dimension)."""
-
-
-# --- errors -------------------------------------------------------------------------------
-
-
-def is_retryable_status(status: object) -> bool:
-    return isinstance(status, int) and (status == 429 or status >= 500)
-
-
-@contextmanager
-def opensearch_errors(what: str, where: str = "OpenSearch") -> Iterator[None]:
-    """Re-raises connection failures, timeouts, 429 and 5xx in the block as SearchUnavailable.
-
-    ``what`` is the operation, ``where`` the cluster; the message is for a person.
-    """
-    try:
-        yield
-    except ConnectionTimeout as error:
-        raise SearchUnavailable(f"{what}: {where} did not answer in time") from error
-    except OpenSearchConnectionError as error:
-        raise SearchUnavailable(
-            f"{what}: {where} cannot be reached (is the cluster running?)"
-        ) from error
-    except TransportError as error:
-        if is_retryable_status(error.status_code):
-            raise SearchUnavailable(
-                f"{what}: {where} answered {error.status_code} ({_reason_of(error)})"
-            ) from error
-        raise
-
-
-def _reason_of(error: TransportError) -> str:
-    """The server's own reason for a refusal, without the client's wrapping."""
-    info = error.info if isinstance(error.info, dict) else {}
-    cause = info.get("error")
-    if isinstance(cause, dict):
-        root = (cause.get("root_cause") or [cause])[0]
-        return f"{root.get('type', '')}: {root.get('reason', '')}".strip(": ")
-    return str(error.error)
-
-
-def cluster_address(client: OpenSearch) -> str:
-    """``OpenSearch at host:port``, as messages name the cluster."""
-    hosts = getattr(getattr(client, "transport", None), "hosts", None) or [{}]
-    host = hosts[0]
-    if not host.get("host"):
-        return "OpenSearch"
-    return f"OpenSearch at {host['host']}:{host.get('port', '')}".rstrip(":")
-
-
-def _is_missing_index(error: TransportError) -> bool:
-    return isinstance(error, NotFoundError) and error.error == "index_not_found_exception"
 
 
 @dataclass(frozen=True)
@@ -537,9 +478,3 @@ class OpenSearchIndex:
                 rejected,
             )
         return retry, retry_reason
-
-
-def _reason(error: object) -> str:
-    if isinstance(error, dict):
-        return f"{error.get('type', '')}: {error.get('reason', '')}"
-    return str(error)

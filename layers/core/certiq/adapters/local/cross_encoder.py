@@ -47,7 +47,7 @@ ONNX_INPUTS: Final = ("input_ids", "attention_mask", "token_type_ids")
 # the header that places them: weights laid out otherwise would be read as garbage.
 WEIGHTS_LAYOUT_KEY: Final = "certiq_safetensors_header_sha256"
 # Intra-op threads of the onnxruntime session: an answer's evidence sets are judged in batches,
-# and nothing else runs while an answer is verified (README, "Benchmarks": 2 threads against 1).
+# and nothing else runs while an answer is verified (docs/benchmarks.md: 2 threads against 1).
 ONNX_THREADS: Final = 2
 Runtime = Literal["auto", "numpy", "onnxruntime"]
 

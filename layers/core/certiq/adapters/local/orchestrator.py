@@ -15,7 +15,7 @@ from typing import Any
 
 from certiq.deps import Deps
 from certiq.models import QuestionState
-from certiq.runtime.asl import Execution, StateMachine
+from certiq.statemachine.interpreter import Execution, StateMachine
 from certiq.steps import STEPS, placeholder
 
 

@@ -1,8 +1,5 @@
-"""The composition root: the only place that chooses adapters.
-
-runtime "local" (the default) wires the embedded stores under settings.home; runtime "aws" wires
-boto3 clients to the stack's resources named in settings.aws.
-"""
+"""The composition root's model wiring: embedders, verifiers, the answer chain, the reader, OCR
+and the guards, chosen by settings for both worlds (certiq.bootstrap.local and .aws)."""
 
 from __future__ import annotations
 
@@ -11,14 +8,10 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
-from certiq.adapters.local.clock import SystemClock
-from certiq.adapters.local.metrics import RecordingMetrics
-from certiq.config import AwsSettings, EmbeddingSettings, Settings
-from certiq.deps import Deps
+from certiq.config import EmbeddingSettings, Settings
 from certiq.errors import ConfigurationError
 from certiq.lazy import lazy
 from certiq.ports import (
-    CertificateArchive,
     ChatModel,
     ClaimSplitter,
     Embedder,
@@ -26,121 +19,18 @@ from certiq.ports import (
     LanguageDetector,
     NameFinder,
     OcrEngine,
-    Orchestrator,
     QueryRewriter,
     RelevanceScorer,
-    SearchIndex,
     Translator,
-    UploadSigner,
     UrlChecker,
-    VerifiedAnswerStore,
     Verifier,
 )
 
 if TYPE_CHECKING:
-    from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
-    from mypy_boto3_dynamodb import DynamoDBClient
-
     from certiq.adapters.llm.structured_output import StructuredModel
     from certiq.adapters.local.sqlite_db import SqliteDatabase
 
 _log = logging.getLogger(__name__)
-
-
-def build_deps(settings: Settings) -> Deps:
-    if settings.runtime == "aws":
-        return _aws_deps(settings)
-    return _local_deps(settings)
-
-
-def build_orchestrator(deps: Deps) -> Orchestrator:
-    settings = deps.settings
-    if settings.runtime == "aws":
-        import boto3
-
-        from certiq.adapters.aws.sfn_orchestrator import StepFunctionsOrchestrator
-
-        if not settings.aws.state_machine_arn:
-            raise ConfigurationError("CERTIQ_AWS__STATE_MACHINE_ARN is not set")
-        client = boto3.client("stepfunctions", region_name=settings.aws.region)
-        return StepFunctionsOrchestrator(client, settings.aws.state_machine_arn)
-    from certiq.runtime.local import LocalRuntime
-
-    return LocalRuntime(deps)
-
-
-def build_upload_signer(settings: Settings) -> UploadSigner | None:
-    """Presigned uploads to the documents bucket (aws); None locally, where the API ingests."""
-    if settings.runtime != "aws":
-        return None
-    if not settings.aws.bucket:
-        raise ConfigurationError("CERTIQ_AWS__BUCKET is not set")
-    import boto3
-
-    from certiq.adapters.aws.s3_upload_signer import S3UploadSigner
-
-    return S3UploadSigner(boto3.client("s3", region_name=settings.aws.region), settings.aws.bucket)
-
-
-def build_idempotency_store(settings: Settings) -> BasePersistenceLayer:
-    """The ingest function's exactly-once store: Powertools idempotency on DynamoDB (aws only)."""
-    if settings.runtime != "aws":
-        raise ConfigurationError("the idempotency store exists only in runtime aws")
-    if not settings.aws.idempotency_table:
-        raise ConfigurationError("CERTIQ_AWS__IDEMPOTENCY_TABLE is not set")
-    import boto3
-
-    from certiq.adapters.aws.idempotency import dynamodb_idempotency_store
-
-    client = boto3.client("dynamodb", region_name=settings.aws.region)
-    return dynamodb_idempotency_store(settings.aws.idempotency_table, client)
-
-
-def _local_deps(settings: Settings) -> Deps:
-    # Imported here: the SQLite index loads numpy, which a Lambda cold start should not pay for.
-    from certiq.adapters.local.blob_folder import FolderBlobStore
-    from certiq.adapters.local.fts_index import SqliteSearchIndex
-    from certiq.adapters.local.key_file_signer import KeyFileSigner
-    from certiq.adapters.local.sqlite_db import SqliteDatabase
-    from certiq.adapters.local.sqlite_stores import (
-        SqliteCertificateStore,
-        SqliteDocumentStore,
-        SqliteQuestionStore,
-    )
-    from certiq.adapters.local.verified_answers import SqliteVerifiedAnswerStore
-
-    settings.home.mkdir(parents=True, exist_ok=True)
-    db = SqliteDatabase(settings.home)
-    clock = SystemClock()
-    embedder = build_embedder(settings, db)
-    relevance = build_relevance(settings)
-    return Deps(
-        settings=settings,
-        blobs=FolderBlobStore(settings.home / "originals"),
-        documents=SqliteDocumentStore(db),
-        questions=SqliteQuestionStore(db, clock),
-        certificates=SqliteCertificateStore(db),
-        # The self-hosted mode: an OpenSearch cluster holds the index, the rest stays here.
-        # Locally, vectors are stored and searched under the embedder's name: models never mix.
-        index=(
-            _search_index(settings, embedder.dimension if embedder else None)
-            if settings.opensearch.endpoint
-            else SqliteSearchIndex(db, vector_model=embedder.name if embedder else None)
-        ),
-        signer=KeyFileSigner(settings.signing.key_path(settings.home)),
-        clock=clock,
-        # Built on first use (certiq.lazy): `certiq documents` never loads the verifier's model.
-        chat_model=lazy(lambda: build_chat_model(settings, relevance)),
-        verifier=lazy(lambda: build_verifier(settings)),
-        claim_splitter=build_claim_splitter(settings),
-        metrics=RecordingMetrics(),
-        embedder=embedder,
-        answers=SqliteVerifiedAnswerStore(db) if settings.reuse.enabled else None,
-        rewriter=build_rewriter(settings),
-        ocr=build_ocr(settings),
-        relevance=relevance,
-        **guard_adapters(settings, embedder),
-    )
 
 
 def build_ocr(settings: Settings) -> OcrEngine | None:
@@ -212,8 +102,8 @@ def guard_adapters(settings: Settings, embedder: Embedder | None = None) -> Guar
 def _injection_classifier(settings: Settings, embedder: Embedder | None) -> InjectionScreen:
     """With MiniLM's vectors where MiniLM is installed (the configured embedder when it is
     MiniLM, int8 or float32, so the model loads once); else the n-gram model alone (the Lambda
-    layer). It was fitted on float32 vectors; with the int8 model's it decides alike (README,
-    Guardrails), so no second model is loaded beside int8 search."""
+    layer). It was fitted on float32 vectors; with the int8 model's it decides alike
+    (docs/guardrails.md), so no second model is loaded beside int8 search."""
     from certiq.adapters.local.minilm import MODEL_NAME, minilm_available
     from certiq.adapters.local.minilm_int8 import MODEL_NAME as INT8_MODEL_NAME
     from certiq.guardrails.injection import InjectionClassifier
@@ -438,135 +328,29 @@ def _local_minilm(embedding: EmbeddingSettings) -> Embedder:
     return MiniLmEmbedder(embedding.model_dir, batch_size=embedding.batch_size)
 
 
-def _certificate_archive(aws: AwsSettings) -> CertificateArchive | None:
-    if not aws.certificate_archive_bucket:
-        return None
-    import boto3
+class ModelAdapters(GuardAdapters):
+    """Every model-backed adapter of a Deps, for both worlds: answering, verification, claims,
+    follow-ups, OCR, the reader, and the guards."""
 
-    from certiq.adapters.aws.s3_certificate_archive import S3CertificateArchive
-
-    return lazy(
-        lambda: S3CertificateArchive(
-            boto3.client("s3", region_name=aws.region), aws.certificate_archive_bucket
-        )
-    )
+    chat_model: ChatModel
+    verifier: Verifier
+    claim_splitter: ClaimSplitter | None
+    rewriter: QueryRewriter | None
+    ocr: OcrEngine | None
+    relevance: RelevanceScorer | None
 
 
-def _aws_deps(settings: Settings) -> Deps:
-    # Imported here so the local default never needs boto3.
-    import boto3
-
-    from certiq.adapters.aws.dynamodb_stores import (
-        DynamoCertificateStore,
-        DynamoDocumentStore,
-        DynamoQuestionStore,
-    )
-    from certiq.adapters.aws.kms_signer import KmsSigner
-    from certiq.adapters.aws.metrics import PowertoolsMetrics
-    from certiq.adapters.aws.s3_blobs import S3BlobStore
-
-    aws = settings.aws
-
-    @cache
-    def dynamodb() -> DynamoDBClient:
-        # One client for the tables, made when a step first reaches one (Translate never does).
-        return boto3.client("dynamodb", region_name=aws.region)
-
-    clock = SystemClock()
-    embedder = build_embedder(settings)
-    # Built on first use (certiq.lazy): each function pays for what its step touches, and its
-    # environment names only the tables and buckets its step uses (template.yaml): a missing
-    # one is a ConfigurationError naming it when the adapter is first used.
-    return Deps(
-        settings=settings,
-        blobs=lazy(
-            lambda: S3BlobStore(
-                boto3.client("s3", region_name=aws.region), _needed(aws.bucket, "BUCKET")
-            )
-        ),
-        documents=lazy(
-            lambda: DynamoDocumentStore(dynamodb(), _needed(aws.documents_table, "DOCUMENTS_TABLE"))
-        ),
-        questions=lazy(
-            lambda: DynamoQuestionStore(
-                dynamodb(),
-                _needed(aws.questions_table, "QUESTIONS_TABLE"),
-                clock,
-                retention_days=aws.question_retention_days,
-            )
-        ),
-        certificates=lazy(
-            lambda: DynamoCertificateStore(
-                dynamodb(), _needed(aws.certificates_table, "CERTIFICATES_TABLE")
-            )
-        ),
-        index=lazy(lambda: _search_index(settings, embedder.dimension if embedder else None)),
-        signer=lazy(
-            lambda: KmsSigner(
-                boto3.client("kms", region_name=aws.region), _needed(aws.kms_key_id, "KMS_KEY_ID")
-            )
-        ),
-        archive=_certificate_archive(aws),
-        clock=clock,
-        chat_model=lazy(lambda: build_chat_model(settings)),
+def model_adapters(settings: Settings, embedder: Embedder | None) -> ModelAdapters:
+    """The model wiring, written once: each world adds its stores. The answerer and verifier
+    are built on first use (certiq.lazy): `certiq documents` never loads the verifier's model,
+    and a Lambda function pays only for what its step touches."""
+    relevance = build_relevance(settings)
+    return ModelAdapters(
+        chat_model=lazy(lambda: build_chat_model(settings, relevance)),
         verifier=lazy(lambda: build_verifier(settings)),
         claim_splitter=build_claim_splitter(settings),
-        metrics=PowertoolsMetrics(),
-        embedder=embedder,
-        # Without the table (CERTIQ_AWS__ANSWERS_TABLE) nothing is reused, and each question's
-        # reuse note says so.
-        answers=(
-            lazy(lambda: _verified_answers(dynamodb(), aws.answers_table))
-            if settings.reuse.enabled and aws.answers_table
-            else None
-        ),
         rewriter=build_rewriter(settings),
         ocr=build_ocr(settings),
+        relevance=relevance,
         **guard_adapters(settings, embedder),
-    )
-
-
-def _needed(value: str | None, name: str) -> str:
-    """An AWS setting the adapter being built cannot do without."""
-    if not value:
-        raise ConfigurationError(f"runtime aws needs CERTIQ_AWS__{name}")
-    return value
-
-
-def _verified_answers(dynamodb: DynamoDBClient, table: str) -> VerifiedAnswerStore:
-    # Imported here: it compares embeddings with numpy, which only two steps need.
-    from certiq.adapters.aws.verified_answers import DynamoVerifiedAnswerStore
-
-    return DynamoVerifiedAnswerStore(dynamodb, table)
-
-
-def _search_index(settings: Settings, dimension: int | None = None) -> SearchIndex:
-    """The OpenSearch index (AWS, or the local runtime's self-hosted mode); ``dimension`` is
-    the embedder's (None: lexical-only index).
-
-    No request is sent here: the index is created by the first write (OpenSearchIndex.index).
-    """
-    try:
-        from certiq.adapters.aws.opensearch_client import make_client
-        from certiq.adapters.aws.opensearch_index import OpenSearchIndex
-    except ImportError as error:
-        raise ConfigurationError(
-            "CERTIQ_OPENSEARCH__ENDPOINT is set but opensearch-py is not installed:"
-            " pip install 'certiq[aws]'"
-        ) from error
-
-    opensearch = settings.opensearch
-    if not opensearch.endpoint:
-        raise ConfigurationError("runtime aws needs CERTIQ_OPENSEARCH__ENDPOINT")
-    try:
-        client = make_client(opensearch, settings.aws.region)
-    except ValueError as error:
-        raise ConfigurationError(f"CERTIQ_OPENSEARCH__ENDPOINT: {error}") from error
-    return OpenSearchIndex(
-        client,
-        opensearch.index,
-        dimension=dimension,
-        bulk_batch=opensearch.bulk_batch,
-        max_retries=opensearch.max_retries,
-        refresh="wait_for" if opensearch.refresh == "wait_for" else False,
     )
