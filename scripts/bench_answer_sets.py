@@ -1,5 +1,9 @@
 """Benchmark: the offline answerer on every answerability set, beside the rules it replaced.
 
+When to run it: `make bench` runs it (with --compare docs/answering_rules_figures.json); run it
+after changing the answerer, the reader or its settings, to see every set's figures before reporting
+them (the blind sets I-N are the ones to report).
+
 Runs scripts/bench_answerability.py on the demo's set, the development sets A-H (other
 organisations' policies that rules were once written looking at) and the blind sets I-N (never
 read by anyone writing the answerer), and writes each set's right / wrong / withheld counts (of

@@ -1,11 +1,15 @@
 """Benchmark: does the offline answer answer what the documents state, and say so when they don't?
 
-Ingests the demo's sample PDFs into a temporary data directory and asks every question of
-tests/data/answerability/demo_questions.jsonl through the local runtime (the real ASL, steps
-and stores), reuse off. ``--documents heldout`` asks heldout_questions.jsonl of the held-out
-documents (scripts/heldout_documents.py) instead, ``heldout-b`` to ``-n`` the _b to
-_n sets (scripts/heldout_documents_b.py, ...): other organisations' policies, written with their
-questions before the answerer was ever run on them. For questions the documents answer: right
+When to run it: `make bench` runs it on the demo's set; run it on one set (``--documents``) after
+changing the answerer, the reader or retrieval, or with ``--show`` to read each answer.
+scripts/bench_answer_sets.py runs it on every set.
+
+Writes the set's PDFs (scripts/make_sample_pdfs.py) into a temporary data directory, ingests
+them and asks every question of the set through the local runtime (the real ASL, steps and
+stores), reuse off. The sets (scripts/answer_sets.py; data in tests/data/answerability):
+``demo``, the demo's documents and demo_questions.jsonl (the default); ``heldout`` (set A) and
+``heldout-b`` to ``heldout-n``: other organisations' policies, written with their questions
+before the answerer was ever run on them. For questions the documents answer: right
 (a shown statement holds the answering words), wrong (statements shown, none of them the
 answer) or abstained. For questions they do not answer: abstained (the right outcome) or
 answered anyway, and how many statements were shown. For a question in parts, the note
@@ -20,7 +24,6 @@ reporting).
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import sys
@@ -29,39 +32,33 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "tests" / "data" / "answerability"
-QUESTIONS = {
-    "demo": DATA / "demo_questions.jsonl",
-    "heldout": DATA / "heldout_questions.jsonl",
-    **{f"heldout-{set_}": DATA / f"heldout_{set_}_questions.jsonl" for set_ in "bcdefghijklmn"},
-}
+import answer_sets
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--show", action="store_true", help="print each question's outcome")
     parser.add_argument(
-        "--documents", choices=sorted(QUESTIONS), default="demo", help="the documents asked"
+        "--documents", choices=sorted(answer_sets.names()), default="demo", help="the set asked"
     )
     parser.add_argument("--questions", type=Path, help="a JSON lines set (default: the set's own)")
     args = parser.parse_args()
-    questions = args.questions or QUESTIONS[args.documents]
-    rows = [json.loads(line) for line in questions.read_text(encoding="utf-8").splitlines()]
+    if args.questions:
+        rows = answer_sets.read_questions(args.questions)
+    else:
+        rows = answer_sets.questions(args.documents)
 
     home = Path(tempfile.mkdtemp(prefix="certiq-answerability-"))
     os.environ["CERTIQ_HOME"] = str(home)
+    from make_sample_pdfs import ingest_samples
+
+    from certiq.adapters.local.orchestrator import LocalRuntime
     from certiq.bootstrap import build_deps
     from certiq.config import ReuseSettings, Settings
     from certiq.questions import receive
-    from certiq.runtime.local import LocalRuntime
 
-    sys.path.insert(0, str(Path(__file__).parent))
-    from make_sample_pdfs import ingest_samples
-
-    documents = documents_of(args.documents)
     deps = build_deps(Settings(home=home, reuse=ReuseSettings(enabled=False)))
-    ingest_samples(deps, home / "samples", documents)
+    ingest_samples(deps, home / "samples", answer_sets.documents(args.documents))
 
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for row in rows:
@@ -88,17 +85,6 @@ def main() -> int:
     for split in ("dev", "test", "all"):
         print(json.dumps({"split": split, **summary(counts[split])}))
     return 0
-
-
-def documents_of(name: str) -> Any:
-    """The documents a set asks (``--documents``): the demo's, or heldout_documents.py,
-    heldout_documents_b.py, ..."""
-    if name == "demo":
-        from make_sample_pdfs import DOCUMENTS
-
-        return DOCUMENTS
-    module = "heldout_documents" + name.removeprefix("heldout").replace("-", "_")
-    return importlib.import_module(module).DOCUMENTS
 
 
 def same_parts(parts: list[str]) -> list[str]:

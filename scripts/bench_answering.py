@@ -1,5 +1,8 @@
 """Benchmark: what certiq adds around a model call when answering, per provider.
 
+When to run it: `make bench` runs it; run it after changing the model adapters (Claude, OpenAI), how
+drafts and their citations are read back, or the fallback parser.
+
 Asks each answerer (Claude and OpenAI through their real SDKs against tests/provider_fakes.py's
 HTTP server on 127.0.0.1, which answers at once; and the extractive answerer) for drafts from 12
 evidence sentences, and times the whole draft() call: request building, the SDK, loopback HTTP

@@ -1,5 +1,8 @@
 """Cold-start cost of each Lambda function, up to its first invocation's answer.
 
+When to run it: `make bench` runs it; run it after changing what a Lambda function or the layer
+imports on start-up, or the layer's packaging.
+
 Each measurement is a fresh Python process with the function's directory and the layer's source
 on sys.path, as Lambda has /var/task and /opt/python; the interpreter's own start-up is not
 counted, and the figures are the process's CPU time (importing is CPU-bound, and CPU time does

@@ -1,6 +1,9 @@
 """Benchmark: certiq's two all-MiniLM-L6-v2 runtimes side by side, int8 on onnxruntime (the
 default) and float32 on numpy; and the numpy model against sentence-transformers.
 
+When to run it: `make bench` runs it; run it after changing the MiniLM runtimes (numpy, int8 on
+onnxruntime), their batching, or the onnxruntime version.
+
 Throughput: chunks/s over the chunks certiq makes of the first SciFact abstracts (about 900
 characters: 150 to 256 tokens), all of them in one embed() call per round, as ingestion hands
 them over. Rounds alternate between the runtimes (the first one changes each round), so both see
@@ -49,8 +52,8 @@ from certiq.adapters.local.minilm_int8 import (  # noqa: E402
 )
 from certiq.config import ChunkingSettings  # noqa: E402
 from certiq.ingestion.chunking import Chunker  # noqa: E402
-from certiq.ingestion.sentences import split_sentences  # noqa: E402
 from certiq.models import SourceRef  # noqa: E402
+from certiq.sentences import split_sentences  # noqa: E402
 
 DATA = Path(os.environ.get("SCIFACT_DIR", ROOT.parent / "shared" / "data" / "scifact"))
 Embed = Callable[[Sequence[str]], NDArray[np.float32]]

@@ -1,5 +1,8 @@
 """Benchmark: the guardrails on their labelled data sets (tests/data/guardrails/).
 
+When to run it: `make bench` runs it; run it after changing the PII detectors, the injection
+patterns or classifier, or the URL guard.
+
 Prints PII detection recall and precision (entity level: type and exact span) per type,
 injection catch rate and false rejections of benign questions per language, the same on the
 public injection collection (injection_public.jsonl) with refusals by what refused them

@@ -1,5 +1,8 @@
 """Benchmark: ingestion throughput in pages per second, against raw pypdfium2 text extraction.
 
+When to run it: `make bench` runs it; run it after changing PDF parsing, chunking or embedding on
+ingest.
+
 For a generated document (reportlab, --pages pages of policy-like prose with a running header and
 a page-number footer) and for every PDF under --pdfs that parses, in the same run and with the
 stages interleaved so that machine load hits them alike:

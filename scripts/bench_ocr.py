@@ -1,5 +1,8 @@
 """Benchmark: OCR of scanned pages, how fast and how right, against the text the pages show.
 
+When to run it: `make bench` runs it; run it after changing OCR (its settings, the Tesseract
+adapter, page rendering) or the simulated scans.
+
 A generated policy document (scripts/bench_ingest.py's, --pages pages, with a running header and
 page numbers) is scanned here (certiq.evaluation.scans: rendered at --scan-dpi, turned, speckled
 with noise, laid back into an image-only PDF) under a few scanner conditions. Each scan is

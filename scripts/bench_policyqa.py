@@ -1,5 +1,8 @@
 """Benchmark: does what an answer shows hold the span a reader needed? PolicyQA dev, end to end.
 
+When to run it: `make bench` runs it twice (--scorer weighted, --scorer model); run it after
+changing retrieval, the span score, the reader or the answerer.
+
 Each of the 20 privacy policies is laid out as a PDF (its title, then one paragraph per segment),
 ingested through the real pipeline into a collection of its own, and every question is asked
 within its policy's collection through the answer state machine. A question counts as answered
@@ -52,13 +55,13 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
+from certiq.adapters.local.orchestrator import LocalRuntime
 from certiq.bootstrap import build_deps
 from certiq.config import Settings
 from certiq.deps import Deps
 from certiq.evaluation.scans import scanned_copy
 from certiq.ingestion.service import Upload, ingest
 from certiq.questions import receive
-from certiq.runtime.local import LocalRuntime
 
 ROOT = Path(__file__).resolve().parents[1]
 POLICYQA = ROOT.parent / "shared" / "data" / "policyqa" / "dev.json"

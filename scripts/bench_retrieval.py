@@ -3,7 +3,10 @@
 Runs `certiq eval retrieval` in bm25, dense and hybrid modes (the corpus is ingested once and
 reused), then rank_bm25.BM25Okapi twice, for nDCG@10 and per-query latency side by side: over
 the whole abstracts with certiq's content terms (the usual baseline), and over certiq's own
-chunks with FTS5's tokens (like for like: what is left is BM25 itself). Run with `make bench`.
+chunks with FTS5's tokens (like for like: what is left is BM25 itself).
+
+When to run it: `make bench` runs it; run it after changing the local engine's search (BM25,
+dense, hybrid) or chunking.
 """
 
 from __future__ import annotations

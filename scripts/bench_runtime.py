@@ -1,5 +1,8 @@
 """Benchmark: the local runtime's own overhead per question (total minus time inside steps).
 
+When to run it: `make bench` runs it; run it after changing the local runtime (the state machine
+interpreter) or the reuse of verified answers.
+
 Ingests the demo's sample PDFs into a temporary data directory, asks a set of questions through
 the local runtime (the real answer.asl.json, the real steps and stores) and prints per-question
 totals, the time inside steps, and the interpreter's overhead: once with reuse of verified
@@ -38,10 +41,10 @@ def main() -> int:
 
     home = Path(tempfile.mkdtemp(prefix="certiq-bench-"))
     os.environ["CERTIQ_HOME"] = str(home)
+    from certiq.adapters.local.orchestrator import LocalRuntime
     from certiq.bootstrap import build_deps
     from certiq.config import ReuseSettings, Settings
     from certiq.questions import receive
-    from certiq.runtime.local import LocalRuntime
 
     sys.path.insert(0, str(Path(__file__).parent))
     from make_sample_pdfs import ingest_samples

@@ -1,5 +1,8 @@
 """Benchmark: the local engine at 5k, 50k and 200k chunks, bm25s side by side.
 
+When to run it: `make bench` runs it (its first run builds the corpora, about 10 minutes for 200k
+chunks); run it after changing the local index or search.
+
 Corpora are built from SciFact (../shared/data/scifact): its real abstracts, then synthetic
 abstracts of eight sentences drawn at random (seeded) from the real ones, ingested as text
 documents until the index holds the wanted number of chunks. At 5k the real abstracts are those

@@ -1,5 +1,8 @@
 """Benchmark: `certiq serve` under fifty questions at once, on loopback.
 
+When to run it: `make bench` runs it; run it after changing `certiq serve` (its server, threads or
+listen backlog).
+
 Starts `certiq serve` over a fresh data folder holding the demo's sample PDFs, then sends 50
 questions at the same moment (POST /v1/questions?wait=true, each from its own connection) and
 counts what came back: every status, connection resets and other socket errors, and the latency

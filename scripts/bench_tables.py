@@ -1,5 +1,7 @@
 """Benchmark: tables read from PDFs, cell by cell, on tables generated at random (seeded).
 
+When to run it: `make bench` runs it; run it after changing table reading (certiq.ingestion.tables).
+
 certiq.ingestion.tables was written looking at three tables (a LaTeX table, a reportlab grid,
 an fpdf2 table); these are others. Each page holds a sentence, one table and a sentence, drawn by
 reportlab with random choices: 2-5 columns, 3-9 rows, a header in bold, in regular weight or

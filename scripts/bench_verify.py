@@ -1,6 +1,9 @@
 """Benchmark: the verifiers on SciFact claim/evidence pairs, at the default thresholds, and the
 time certiq's model adds to a typical answer.
 
+When to run it: `make bench` runs it; run it after changing the verifiers, their thresholds or the
+render policy.
+
 Prints `certiq eval verify --json` for the train pairs (the default lexical model and the one
 calibrated on held-out scores), and, for comparison, plain word overlap
 (entail = share of the claim's content words in the evidence, no contradiction) under the same

@@ -1,5 +1,8 @@
 """Chooses the offline answerer's two settings on the development sets, never on the blind ones.
 
+When to run it: after retraining the reader (`make train-reader` ends with it, --write) or
+changing how the answerer chooses its sentences.
+
 ``answer.min_answer`` (the reader's probability below which a question is said not stated) and
 ``answer.keep_ratio`` (how near the best a further sentence must score to be shown too) are
 chosen on the demo's set and the development sets A-H, whose questions the reader never trained
@@ -27,8 +30,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import answer_sets
 from bench_answer_sets import DEVELOPMENT, documents_flag
-from bench_answerability import QUESTIONS, documents_of, outcome_of
+from bench_answerability import outcome_of
 
 from certiq.answering.extractive import ExtractiveAnswerer
 from certiq.bootstrap import build_deps
@@ -49,13 +53,12 @@ def retrieved(name: str) -> list[tuple[dict[str, Any], str, list[EvidenceSpan]]]
     from make_sample_pdfs import ingest_samples
 
     flag = documents_flag(name)
-    rows = [json.loads(line) for line in QUESTIONS[flag].read_text(encoding="utf-8").splitlines()]
-    documents = documents_of(flag)
+    rows = answer_sets.questions(flag)
     home = Path(tempfile.mkdtemp(prefix="certiq-reader-calibration-"))
     deps = build_deps(Settings(home=home, reuse=ReuseSettings(enabled=False)))
     if deps.relevance is None:
         raise SystemExit("the reader did not load: nothing to calibrate")
-    ingest_samples(deps, home / "samples", documents)
+    ingest_samples(deps, home / "samples", answer_sets.documents(flag))
     out = []
     for row in rows:
         state = STEPS["retrieve"](receive(row["question"], deps), deps)

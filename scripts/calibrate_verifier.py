@@ -1,5 +1,8 @@
 """Chooses the verifier model's thresholds and guards on held-out predictions, and measures them.
 
+When to run it: `make train-verifier` runs it (--held-out) after training; run it by hand to choose
+the thresholds or guards again on the same predictions.
+
 Reads what scripts/train_verifier.py wrote: oof.jsonl (grouped cross-validation: each pair
 predicted by a model that never saw its claim) and cross-<source>.jsonl (a whole source held
 out). No torch: the decisions are made by certiq.trust.calibration, as at run time.

@@ -1,5 +1,9 @@
 """A check outside `make bench`: tables laid out by another program than the bench's reportlab.
 
+When to run it: by hand, with a fresh --seed, after changing table reading
+(certiq.ingestion.tables): the README's figure for tables LibreOffice laid out comes from it. Not in
+`make bench`: it needs python-docx and LibreOffice, which certiq does not.
+
 Word-style tables (python-docx writes them, at random, as scripts/bench_tables.py draws its
 own) are laid out by LibreOffice Writer and read back as certiq reads a PDF. Neither program is
 a dependency of certiq, so this script installs nothing: it says what is missing.

@@ -1,5 +1,8 @@
 """presidio-analyzer's pattern recognizers on certiq's labelled PII sets, scored as certiq is.
 
+When to run it: `make compare-presidio`, after changing certiq's PII detectors or to weigh a newer
+presidio-analyzer.
+
 Weighs presidio-analyzer (Microsoft, MIT) against certiq's own detectors (certiq/guardrails/
 pii.py) on the same lines and the same rule: entity level, right type and exact span. Run in a
 venv of its own (presidio brings spaCy; certiq does not depend on it):

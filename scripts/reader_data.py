@@ -1,6 +1,8 @@
 """The reader's training data: questions, each with candidate sentences in their context and
-whether each states the answer (models/reader/MODEL_CARD.md). Run it before
-scripts/train_reader.py (`make train-reader` runs both).
+whether each states the answer (models/reader/MODEL_CARD.md).
+
+When to run it: before scripts/train_reader.py (`make train-reader` runs both), after changing
+the reader's data (its sources, or how candidate sentences are drawn).
 
 From ../shared/data (its README gives each set's licence):
 - qa/squad_v1.1_dev: a question against the sentences of its paragraph (the one holding an
@@ -42,8 +44,8 @@ from typing import Any
 from bench_policyqa import collection_name, normalised
 from policyqa_halves import tuning_policies
 
-from certiq.ingestion.sentences import split_sentences
 from certiq.retrieval.reading import document_title, reader_passage
+from certiq.sentences import split_sentences
 from certiq.text import content_terms
 
 ROOT = Path(__file__).resolve().parents[1]

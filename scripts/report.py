@@ -1,5 +1,8 @@
 """The evaluation report: `make report` writes docs/report/README.md and the PNG plots it links.
 
+When to run it: `make report`, after `make bench` or a retrained model changes the figures it draws
+(`make train-verifier` says so).
+
 1. Verifier on sources it never saw (SciFact, HealthVer, ContractNLI): the lexical verifier, the
    previous model and the shipped one side by side, and false certification against supported
    recall as tau_entail sweeps (docs/verifier_figures.json, from calibrate_verifier.py --held-out),
@@ -32,6 +35,7 @@ from verifier_data import NLI
 from verifier_data import REAL_SOURCES as PAIRS
 
 from certiq.adapters.local.nli import NliVerifier
+from certiq.adapters.local.orchestrator import LocalRuntime
 from certiq.bootstrap import build_deps, build_verifier
 from certiq.config import PolicySettings, Settings
 from certiq.errors import CertiqError
@@ -47,7 +51,6 @@ from certiq.evaluation.verification import (
 from certiq.models import Certificate, QAResponse, RenderState
 from certiq.ports import Verifier
 from certiq.questions import receive
-from certiq.runtime.local import LocalRuntime
 from certiq.trust.certificate import check
 from certiq.trust.policy import shown_claims
 from certiq.trust.verifier import LexicalVerifier

@@ -1,5 +1,8 @@
 """Fits the injection classifier (certiq/guardrails/injection.py), measures it, and ships it.
 
+When to run it: `make train-injection` runs it with --write (ships the model); `make bench` runs it
+without, to measure only. Run it after changing the classifier's features or its data.
+
 Data: tests/data/guardrails/injection_public.jsonl (public attack collections and ordinary
 questions and claims, assembled by scripts/injection_data.py) and certiq's own
 tests/data/guardrails/injection.jsonl (attempts and look-alike questions, written to tune the

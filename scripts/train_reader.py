@@ -3,6 +3,9 @@ sentence answer the question? Fine-tuned from the all-MiniLM-L6-v2 weights certi
 verifier is (scripts/train_verifier.py: the same encoder, written out layer for layer as certiq
 runs it in numpy, with a two-label head: not_relevant, relevant).
 
+When to run it: `make train-reader`, to retrain the reader (new data from scripts/reader_data.py, or
+a new recipe); minutes with --device cuda.
+
 Needs torch (training only: .venv-train, `make train-reader`). Questions and their candidate
 sentences come from scripts/reader_data.py (qa/ and PolicyQA's tuning half). Each epoch takes,
 per question, its relevant sentences (three at most) and --negatives others: half the hardest

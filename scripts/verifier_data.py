@@ -1,5 +1,8 @@
 """The claim/evidence pairs certiq's verifier model is trained and measured on.
 
+When to run it: `make train-verifier` runs it first; run it after changing the verifier's training
+sources or the synthetic pairs.
+
 Real pairs (../shared/data, see its README for sources and licences):
   scifact   scifact/claims.train.jsonl           entail / contradict / neutral
   healthver verification/healthver_dev.jsonl     entail / contradict / neutral
@@ -39,7 +42,7 @@ from pathlib import Path
 
 from verifier_pairs import Pair, write
 
-from certiq.ingestion.sentences import split_sentences
+from certiq.sentences import split_sentences
 from certiq.text import words
 from certiq.trust.claims import AUXILIARIES, VERBS, RuleSplitter
 

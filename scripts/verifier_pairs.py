@@ -1,5 +1,8 @@
 """A claim/evidence pair as the verifier's training scripts store it (gzipped JSON lines).
 
+When to run it: never on its own; it is a library that scripts/verifier_data.py,
+scripts/train_verifier.py and scripts/calibrate_verifier.py import.
+
 Kept apart from scripts/verifier_data.py, which builds the pairs with certiq's text rules, so
 that training (scripts/train_verifier.py) needs only torch, tokenizers and safetensors.
 """

@@ -1,71 +1,59 @@
-"""The answerability question sets of tests/data/answerability (scripts/bench_answerability.py
-asks them) still say what their README says: unique ids, and every answerable question's
-answering words written in its documents, in one passage."""
+"""The answerability sets of tests/data/answerability (scripts/bench_answerability.py asks them,
+scripts/answer_sets.py reads them) still say what their README says: unique ids, and every
+answerable question's answering words written in its documents, in one passage."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from types import ModuleType
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "tests" / "data" / "answerability"
-SETS = {
-    "demo_questions.jsonl": "make_sample_pdfs",
-    "heldout_questions.jsonl": "heldout_documents",
-    "heldout_b_questions.jsonl": "heldout_documents_b",
-    "heldout_c_questions.jsonl": "heldout_documents_c",
-    "heldout_d_questions.jsonl": "heldout_documents_d",
-    "heldout_e_questions.jsonl": "heldout_documents_e",
-    "heldout_f_questions.jsonl": "heldout_documents_f",
-    "heldout_g_questions.jsonl": "heldout_documents_g",
-    "heldout_h_questions.jsonl": "heldout_documents_h",
-    "heldout_i_questions.jsonl": "heldout_documents_i",
-    "heldout_j_questions.jsonl": "heldout_documents_j",
-    "heldout_k_questions.jsonl": "heldout_documents_k",
-    "heldout_l_questions.jsonl": "heldout_documents_l",
-    "heldout_m_questions.jsonl": "heldout_documents_m",
-    "heldout_n_questions.jsonl": "heldout_documents_n",
-}
 
 
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
-
-
-def passages_of(module_name: str) -> list[str]:
+def load_answer_sets() -> ModuleType:
+    """scripts/answer_sets.py (scripts/ is not a package)."""
     sys.path.insert(0, str(ROOT / "scripts"))
     try:
-        documents = importlib.import_module(module_name).DOCUMENTS
+        import answer_sets
     finally:
         sys.path.remove(str(ROOT / "scripts"))
-    return [
-        passage
-        for document in documents
-        for passage in (
-            document.title,
-            f"Version {document.version}. Effective {document.effective}. Owner: {document.owner}.",
-            *(text for section in document.sections for text in (section.heading,)),
-            *(
-                text
-                for section in document.sections
-                for text in (*section.paragraphs, *section.bullets)
-            ),
+    return answer_sets
+
+
+answer_sets = load_answer_sets()
+SETS = ["demo", "heldout", *(f"heldout-{letter}" for letter in "bcdefghijklmn")]
+
+
+def passages_of(name: str) -> Iterator[str]:
+    for document in answer_sets.documents(name):
+        yield document.title
+        yield (
+            f"Version {document.version}. Effective {document.effective}. Owner: {document.owner}."
         )
-    ]
+        yield from (section.heading for section in document.sections)
+        for section in document.sections:
+            yield from (*section.paragraphs, *section.bullets)
 
 
-@pytest.mark.parametrize(("file_name", "module_name"), sorted(SETS.items()))
-def test_every_answerable_question_names_words_its_documents_hold(
-    file_name: str, module_name: str
-) -> None:
+def test_every_set_has_its_documents_and_its_questions() -> None:
+    # GIVEN the documents files of tests/data/answerability/documents
+    # THEN they are the sets the benchmarks know, each with four documents and its questions
+    assert answer_sets.names() == SETS
+    for name in SETS:
+        assert len(answer_sets.documents(name)) == 4, name
+        assert answer_sets.questions_path(name).is_file(), name
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_every_answerable_question_names_words_its_documents_hold(name: str) -> None:
     # GIVEN a question set and the documents it asks
-    rows = read_jsonl(DATA / file_name)
-    passages = passages_of(module_name)
+    rows = answer_sets.questions(name)
+    passages = list(passages_of(name))
     # THEN its ids are unique, and every row says whether it is answerable and in which split
     assert len({row["id"] for row in rows}) == len(rows)
     assert all(row["split"] in ("dev", "test") and "answerable" in row for row in rows)
@@ -74,3 +62,26 @@ def test_every_answerable_question_names_words_its_documents_hold(
         evidence = row["evidence"] if isinstance(row["evidence"], list) else [row["evidence"]]
         for words in evidence:
             assert any(words in passage for passage in passages), (row["id"], words)
+
+
+def test_a_misspelt_field_in_a_documents_file_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GIVEN a documents file whose section misspells "paragraphs"
+    document = {
+        "file_name": "policy.pdf",
+        "title": "Policy",
+        "version": "1",
+        "effective": "1 May 2024",
+        "owner": "Board",
+        "company": "Example Ltd",
+        "scanned": False,
+        "sections": [{"heading": "1. Purpose", "paragraph": ["Read as no paragraph at all."]}],
+    }
+    (tmp_path / "misspelt.json").write_text(
+        json.dumps({"about": "", "questions": "none.jsonl", "documents": [document]})
+    )
+    monkeypatch.setattr(answer_sets, "DOCUMENTS", tmp_path)
+    # THEN reading it fails, rather than leaving the section without its paragraph
+    with pytest.raises(TypeError, match="paragraph"):
+        answer_sets.documents("misspelt")
