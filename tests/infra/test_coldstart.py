@@ -59,14 +59,20 @@ import snapshot_restore_py as hooks
 from certiq.lazy import is_built
 from certiq.runtime.lambda_handlers import container_deps
 from certiq.runtime.snapstart import CLIENT_FIELDS
-from certiq.steps import STEP_DEPS
+from certiq.steps import STEP_NAMES, step_dependencies
 
 for hook, args, kwargs in reversed(hooks.get_before_snapshot()):  # as Lambda runs them
     hook(*args, **kwargs)
 deps = container_deps()
 built = [
-    field for field in {*CLIENT_FIELDS, *STEP_DEPS.get(sys.argv[1], ())}
-    if getattr(deps, field) is not None and is_built(getattr(deps, field))
+    field
+    for field in {
+        *CLIENT_FIELDS,
+        *(step_dependencies(sys.argv[1]) if sys.argv[1] in STEP_NAMES else ()),
+    }
+    # settings, clock and metrics are made with the Deps itself, never on first use
+    if field not in ("settings", "clock", "metrics")
+    and getattr(deps, field) is not None and is_built(getattr(deps, field))
 ]
 before_restore = random.getstate()
 for hook, args, kwargs in hooks.get_after_restore():

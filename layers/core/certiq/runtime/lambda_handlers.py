@@ -14,7 +14,7 @@ from certiq.config import get_settings
 from certiq.deps import Deps
 from certiq.models import QuestionState
 from certiq.runtime.snapstart import CLIENT_FIELDS, prime, register_hooks
-from certiq.steps import STEP_DEPS, STEPS, warm_up
+from certiq.steps import STEPS, step_dependencies, warm_up
 
 if TYPE_CHECKING:
     # Only the ingest function builds the store; importing it loads boto3 for every function.
@@ -38,7 +38,7 @@ def prime_container(fields: Iterable[str] = CLIENT_FIELDS) -> list[str]:
 
 def prepare_snapshot(step_name: str) -> None:
     """Before a step function's SnapStart snapshot: the adapters its step uses, warmed up."""
-    prime_container(STEP_DEPS[step_name])
+    prime_container(step_dependencies(step_name))
     warm_up(step_name, container_deps())
 
 

@@ -4,7 +4,7 @@ With SnapStart on (template.yaml's SnapStart parameter, on by default), Lambda i
 function once, when a version is published, and starts each new execution environment from a
 snapshot of that memory. Whatever the function builds before the snapshot is not paid again on
 a cold start: its modules are imported then, and ``prime`` builds its Deps and the adapters its
-step uses (certiq.steps.STEP_DEPS): an AWS client loads its service model and endpoint rules
+step uses (certiq.steps.step_dependencies): an AWS client loads its service model and endpoint rules
 (tens of milliseconds), the injection classifier its weights. Priming sends no request: a
 connection opened before the snapshot would be stale in every restored environment.
 

@@ -9,6 +9,7 @@ and the ASL placeholder (${<CamelName>FunctionArn}).
 from __future__ import annotations
 
 import importlib
+import inspect
 import time
 from collections.abc import Callable, Iterator, MutableMapping
 
@@ -45,29 +46,26 @@ STEP_NAMES: tuple[str, ...] = (
     "record_failure",
 )
 
-# The Deps adapters each step uses (tests/infra checks them against the step's code). A SnapStart
-# snapshot holds them built (certiq.runtime.snapstart.prime), so a cold start builds none.
-STEP_DEPS: dict[str, tuple[str, ...]] = {
-    "validate": ("questions", "documents", "injection"),
-    "redact": ("questions", "documents", "name_finder"),
-    "translate": ("language", "translator"),
-    "retrieve": ("questions", "certificates", "index", "embedder", "rewriter", "relevance"),
-    "find_verified_answer": (
-        "answers",
-        "certificates",
-        "documents",
-        "index",
-        "embedder",
-        "signer",
-        "verifier",
-    ),
-    "answer": ("questions", "chat_model"),
-    "verify": ("questions", "index", "verifier", "claim_splitter"),
-    "guard_answer": ("documents", "translator", "url_checker"),
-    # Persist keeps the verified answer for reuse (find_verified_answer.remember_verified_answer).
-    "persist": ("questions", "certificates", "documents", "signer", "archive", "answers"),
-    "record_failure": ("questions", "documents"),
-}
+
+def step_dependencies(name: str) -> tuple[str, ...]:
+    """The Deps fields a step declares it uses: the properties of the Protocol its ``deps``
+    parameter is typed with (RetrieveDeps, ...), which mypy holds the step to. A SnapStart
+    snapshot holds them built (certiq.runtime.snapstart.prime), so a cold start builds none."""
+    if name not in STEP_NAMES:
+        raise KeyError(name)
+    module = importlib.import_module(f"certiq.steps.{name}")
+    annotation = inspect.signature(getattr(module, name)).parameters["deps"].annotation
+    needs = getattr(module, annotation) if isinstance(annotation, str) else annotation
+    return tuple(
+        sorted(
+            {
+                member
+                for kind in needs.__mro__
+                for member, value in vars(kind).items()
+                if isinstance(value, property)
+            }
+        )
+    )
 
 
 class _Steps(MutableMapping[str, Step]):

@@ -8,15 +8,33 @@ When every provider fails the chain raises and the state machine's Retry and Cat
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from certiq.answering.citations import assemble
 from certiq.answering.fallback import usage_of
-from certiq.deps import Deps
+from certiq.config import Settings
 from certiq.models import AnswerUsage, ConversationTurn, QuestionState, QuestionStatus
-from certiq.ports import ChatDraft, MetricsSink
+from certiq.ports import ChatDraft, ChatModel, MetricsSink, QuestionStore
 from certiq.retrieval.conversation import earlier_turns
 
 
-def answer(state: QuestionState, deps: Deps) -> QuestionState:
+class AnswerDeps(Protocol):
+    """What Answer question uses: a Deps is one, and the step can reach nothing else."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def questions(self) -> QuestionStore: ...
+
+    @property
+    def chat_model(self) -> ChatModel: ...
+
+    @property
+    def metrics(self) -> MetricsSink: ...
+
+
+def answer(state: QuestionState, deps: AnswerDeps) -> QuestionState:
     deps.questions.set_status(state.question_id, QuestionStatus.GENERATING_ANSWER)
     if not state.evidence:
         # Nothing to cite: no answerer is asked, nothing is spent.
@@ -53,7 +71,7 @@ def answer(state: QuestionState, deps: Deps) -> QuestionState:
     )
 
 
-def conversation(state: QuestionState, deps: Deps) -> list[ConversationTurn]:
+def conversation(state: QuestionState, deps: AnswerDeps) -> list[ConversationTurn]:
     """The conversation's earlier answered turns, oldest first, the last history_turns of them.
 
     Questions and answers are the redacted ones the responses hold, answers without their

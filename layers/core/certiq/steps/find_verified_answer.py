@@ -15,9 +15,9 @@ whose claims are all VERIFIED.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Protocol
 
-from certiq.deps import Deps
+from certiq.config import Settings
 from certiq.models import (
     Certificate,
     EvidenceSpan,
@@ -26,7 +26,16 @@ from certiq.models import (
     ReusedFrom,
     VerifiedAnswer,
 )
-from certiq.ports import embed_query_texts
+from certiq.ports import (
+    CertificateStore,
+    DocumentStore,
+    Embedder,
+    SearchIndex,
+    Signer,
+    VerifiedAnswerStore,
+    Verifier,
+    embed_query_texts,
+)
 from certiq.retrieval.reuse import (
     Match,
     cited_evidence,
@@ -38,12 +47,45 @@ from certiq.retrieval.reuse import (
 )
 from certiq.trust.certificate import check
 
+
+class RememberDeps(Protocol):
+    """What keeping a verified answer for reuse uses (Persist keeps one, too)."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def answers(self) -> VerifiedAnswerStore | None: ...
+
+    @property
+    def embedder(self) -> Embedder | None: ...
+
+
+class FindDeps(RememberDeps, Protocol):
+    """What Find verified answer uses: a Deps is one, and the step can reach nothing else."""
+
+    @property
+    def certificates(self) -> CertificateStore: ...
+
+    @property
+    def documents(self) -> DocumentStore: ...
+
+    @property
+    def index(self) -> SearchIndex: ...
+
+    @property
+    def signer(self) -> Signer: ...
+
+    @property
+    def verifier(self) -> Verifier: ...
+
+
 # Matches re-checked at most, best first: each costs reads (documents, certificate, chunks), and
 # matches past the first few are older answers to the same question, stale for the same reason.
 MAX_CHECKED: Final = 5
 
 
-def find_verified_answer(state: QuestionState, deps: Deps) -> QuestionState:
+def find_verified_answer(state: QuestionState, deps: FindDeps) -> QuestionState:
     settings = deps.settings.reuse
     if not settings.enabled:
         return _miss(state, 0, "reuse is off (CERTIQ_REUSE__ENABLED=false)")
@@ -91,7 +133,9 @@ def find_verified_answer(state: QuestionState, deps: Deps) -> QuestionState:
     )
 
 
-def remember_verified_answer(state: QuestionState, certificate: Certificate, deps: Deps) -> bool:
+def remember_verified_answer(
+    state: QuestionState, certificate: Certificate, deps: RememberDeps
+) -> bool:
     """Keeps a new, fully verified answer for later questions; True when it was kept."""
     if (
         not deps.settings.reuse.enabled
@@ -130,7 +174,7 @@ def searched_text(state: QuestionState) -> str:
 
 
 def _reusable(
-    match: Match, state: QuestionState, deps: Deps
+    match: Match, state: QuestionState, deps: FindDeps
 ) -> tuple[Certificate | None, list[EvidenceSpan], str]:
     """The candidate's certificate and re-checked evidence, or None and why it cannot be reused."""
     answer = match.answer

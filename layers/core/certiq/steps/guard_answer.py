@@ -10,15 +10,34 @@ verified answer is shown, with a note.
 
 from __future__ import annotations
 
-from certiq.deps import Deps
+from typing import Protocol
+
+from certiq.config import Settings
 from certiq.guardrails.language import UNDETERMINED
 from certiq.guardrails.translation import TranslationBroken
 from certiq.models import LinkCheck, QuestionState, ShownAnswer
+from certiq.ports import DocumentStore, Translator, UrlChecker
 from certiq.text import urls_in
 from certiq.trust.policy import shown_claims
 
 
-def guard_answer(state: QuestionState, deps: Deps) -> QuestionState:
+class GuardDeps(Protocol):
+    """What Guard answer uses: a Deps is one, and the step can reach nothing else."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def documents(self) -> DocumentStore: ...
+
+    @property
+    def translator(self) -> Translator | None: ...
+
+    @property
+    def url_checker(self) -> UrlChecker | None: ...
+
+
+def guard_answer(state: QuestionState, deps: GuardDeps) -> QuestionState:
     target = deps.settings.index_language
     wanted = answer_language(state, target)
     shown_text, translated, note = state.answer, False, None
@@ -73,7 +92,7 @@ def web_address(uri: str) -> str | None:
     return None
 
 
-def check_links(state: QuestionState, deps: Deps, text: str) -> list[LinkCheck]:
+def check_links(state: QuestionState, deps: GuardDeps, text: str) -> list[LinkCheck]:
     """The verdict on each web source the shown claims cite and each URL of the shown text."""
     if deps.url_checker is None:
         return []

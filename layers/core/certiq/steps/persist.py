@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from certiq.deps import Deps
+from typing import Protocol
+
 from certiq.errors import AlreadyExists
 from certiq.models import (
     AnswerOutcome,
@@ -11,7 +12,15 @@ from certiq.models import (
     QuestionState,
     QuestionStatus,
 )
-from certiq.steps.find_verified_answer import remember_verified_answer
+from certiq.ports import (
+    CertificateArchive,
+    CertificateStore,
+    Clock,
+    DocumentStore,
+    QuestionStore,
+    Signer,
+)
+from certiq.steps.find_verified_answer import RememberDeps, remember_verified_answer
 from certiq.steps.response import (
     build_response,
     reads_as_table,
@@ -20,6 +29,29 @@ from certiq.steps.response import (
     shown_question,
 )
 from certiq.trust.certificate import seal_and_sign
+
+
+class PersistDeps(RememberDeps, Protocol):
+    """What Persist certificate uses: a Deps is one, and the step can reach nothing else."""
+
+    @property
+    def questions(self) -> QuestionStore: ...
+
+    @property
+    def certificates(self) -> CertificateStore: ...
+
+    @property
+    def documents(self) -> DocumentStore: ...
+
+    @property
+    def signer(self) -> Signer: ...
+
+    @property
+    def archive(self) -> CertificateArchive | None: ...
+
+    @property
+    def clock(self) -> Clock: ...
+
 
 NO_ANSWER = "The documents do not state the answer to this question."
 # Only sentences are answers; a table may hold what was asked, and saying the documents do not
@@ -35,7 +67,7 @@ PART_NOT_STATED = "The documents do not state the answer to this part of the que
 PARTS_NOT_STATED = "The documents do not state the answer to these parts of the question: "
 
 
-def persist(state: QuestionState, deps: Deps) -> QuestionState:
+def persist(state: QuestionState, deps: PersistDeps) -> QuestionState:
     certificate_id = f"cert-{state.question_id}"
     unsealed = _unsealed(certificate_id, state, deps)
     try:
@@ -78,7 +110,7 @@ def persist(state: QuestionState, deps: Deps) -> QuestionState:
     return state
 
 
-def _unsealed(certificate_id: str, state: QuestionState, deps: Deps) -> Certificate:
+def _unsealed(certificate_id: str, state: QuestionState, deps: PersistDeps) -> Certificate:
     cited = {citation.doc_id for citation in state.citations}
     documents = {
         span.doc_id: CertifiedDocument(

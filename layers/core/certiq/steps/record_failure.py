@@ -12,13 +12,28 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from typing import Final
+from typing import Final, Protocol
 
-from certiq.deps import Deps
+from certiq.config import Settings
 from certiq.errors import CertiqError
 from certiq.guardrails.pii import redact
 from certiq.models import QuestionState, QuestionStatus, StepError
+from certiq.ports import DocumentStore, QuestionStore
 from certiq.steps.response import build_response
+
+
+class RecordFailureDeps(Protocol):
+    """What Record failure uses: a Deps is one, and the step can reach nothing else."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def questions(self) -> QuestionStore: ...
+
+    @property
+    def documents(self) -> DocumentStore: ...
+
 
 INTERNAL: Final = "an internal error ended the question"
 # What Step Functions itself raises, in words a client may read.
@@ -33,7 +48,7 @@ STATES_ERRORS: Final = {
 _PATH = re.compile(r"file://[^\s'\"]+|(?<![\w.:/])(?:/[\w.@+-]+){2,}/?|\b[A-Za-z]:\\[^\s'\"]+")
 
 
-def record_failure(state: QuestionState, deps: Deps) -> QuestionState:
+def record_failure(state: QuestionState, deps: RecordFailureDeps) -> QuestionState:
     error = state.error or StepError(Error="UnknownError")
     state = state.model_copy(update={"status": QuestionStatus.FAILED})
     reason = public_reason(error)

@@ -9,15 +9,37 @@ personal data ends here, REJECTED, with only its masked form stored.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
-from certiq.deps import Deps
+from certiq.config import Settings
 from certiq.guardrails.pii import Entity, find_entities, find_names, mask, resolve_overlaps
 from certiq.guardrails.validation import PII_BLOCKED
 from certiq.models import PiiEntity, QuestionState, QuestionStatus, Redaction, Validation
+from certiq.ports import DocumentStore, NameFinder, QuestionStore
 from certiq.steps.response import build_response
 
 
-def redact(state: QuestionState, deps: Deps) -> QuestionState:
+class MaskDeps(Protocol):
+    """What masking a question uses (Validate masks a question it ends, too)."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def name_finder(self) -> NameFinder | None: ...
+
+
+class RedactDeps(MaskDeps, Protocol):
+    """What Redact personal data uses: a Deps is one, and the step can reach nothing else."""
+
+    @property
+    def questions(self) -> QuestionStore: ...
+
+    @property
+    def documents(self) -> DocumentStore: ...
+
+
+def redact(state: QuestionState, deps: RedactDeps) -> QuestionState:
     state = mask_question(state, deps)
     assert state.redaction is not None
     if deps.settings.redaction.policy == "block" and state.redaction.entities:
@@ -46,7 +68,7 @@ def redact(state: QuestionState, deps: Deps) -> QuestionState:
     return state
 
 
-def mask_question(state: QuestionState, deps: Deps, note: str | None = None) -> QuestionState:
+def mask_question(state: QuestionState, deps: MaskDeps, note: str | None = None) -> QuestionState:
     """The state with its question masked: the pattern detectors, then the name finder.
 
     Validate calls it too for a question it ends, so no raw value is stored either way.
@@ -65,7 +87,7 @@ def mask_question(state: QuestionState, deps: Deps, note: str | None = None) -> 
 
 def _masked(
     state: QuestionState,
-    deps: Deps,
+    deps: MaskDeps,
     entities: Sequence[Entity],
     names_checked_by: str | None,
     note: str | None,

@@ -10,9 +10,19 @@ and the previous turn's cited chunks, when unchanged, are candidates again
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from certiq.answering.parts import question_parts
-from certiq.deps import Deps
+from certiq.config import Settings
 from certiq.models import EvidenceSpan, QuestionState, QuestionStatus, SearchMetadata
+from certiq.ports import (
+    CertificateStore,
+    Embedder,
+    QueryRewriter,
+    QuestionStore,
+    RelevanceScorer,
+    SearchIndex,
+)
 from certiq.retrieval.conversation import (
     Rewrite,
     earlier_evidence,
@@ -23,7 +33,32 @@ from certiq.retrieval.conversation import (
 from certiq.retrieval.search import engine_name, hybrid_search
 
 
-def retrieve(state: QuestionState, deps: Deps) -> QuestionState:
+class RetrieveDeps(Protocol):
+    """What Retrieve evidence uses: a Deps is one, and the step can reach nothing else."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def questions(self) -> QuestionStore: ...
+
+    @property
+    def certificates(self) -> CertificateStore: ...
+
+    @property
+    def index(self) -> SearchIndex: ...
+
+    @property
+    def embedder(self) -> Embedder | None: ...
+
+    @property
+    def rewriter(self) -> QueryRewriter | None: ...
+
+    @property
+    def relevance(self) -> RelevanceScorer | None: ...
+
+
+def retrieve(state: QuestionState, deps: RetrieveDeps) -> QuestionState:
     # Imported here: spans load numpy and rank-bm25, which the other functions' cold starts
     # (every function imports certiq.steps) should not pay for.
     from certiq.retrieval.spans import select_spans
@@ -92,7 +127,7 @@ def retrieve(state: QuestionState, deps: Deps) -> QuestionState:
     )
 
 
-def _rewrite(state: QuestionState, deps: Deps) -> Rewrite:
+def _rewrite(state: QuestionState, deps: RetrieveDeps) -> Rewrite:
     """The query to search: the question itself, or a follow-up rewritten from earlier turns."""
     if state.conversation_id is None:
         return Rewrite(state.question)

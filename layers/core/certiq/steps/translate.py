@@ -8,13 +8,29 @@ URL), its translation is not used: the question is searched as written, with a n
 
 from __future__ import annotations
 
-from certiq.deps import Deps
+from typing import Protocol
+
+from certiq.config import Settings
 from certiq.guardrails.language import UNDETERMINED
 from certiq.guardrails.translation import TranslationBroken
 from certiq.models import QuestionState, Translation
+from certiq.ports import LanguageDetector, Translator
 
 
-def translate(state: QuestionState, deps: Deps) -> QuestionState:
+class TranslateDeps(Protocol):
+    """What Translate question uses: a Deps is one, and the step can reach nothing else."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def language(self) -> LanguageDetector: ...
+
+    @property
+    def translator(self) -> Translator | None: ...
+
+
+def translate(state: QuestionState, deps: TranslateDeps) -> QuestionState:
     target = deps.settings.index_language
     detected, confidence = deps.language.identify(state.question)
     question = state.question

@@ -6,17 +6,33 @@ redacted form (certiq.steps.redact.mask_question), never the raw text.
 
 from __future__ import annotations
 
-from certiq.deps import Deps
+from typing import Protocol
+
 from certiq.guardrails.validation import status_for, validate_question
 from certiq.models import QuestionState, QuestionStatus
-from certiq.steps.redact import mask_question
+from certiq.ports import DocumentStore, InjectionScreen, QuestionStore
+from certiq.steps.redact import MaskDeps, mask_question
 from certiq.steps.response import build_response
+
+
+class ValidateDeps(MaskDeps, Protocol):
+    """What Validate question uses: a Deps is one, and the step can reach nothing else."""
+
+    @property
+    def questions(self) -> QuestionStore: ...
+
+    @property
+    def documents(self) -> DocumentStore: ...
+
+    @property
+    def injection(self) -> InjectionScreen | None: ...
+
 
 # A question no rule refuses, for warm_up.
 WARM_UP_QUESTION = "How long are backups of customer data kept?"
 
 
-def validate(state: QuestionState, deps: Deps) -> QuestionState:
+def validate(state: QuestionState, deps: ValidateDeps) -> QuestionState:
     deps.questions.set_status(state.question_id, QuestionStatus.MODERATING_QUESTION)
     validation = validate_question(
         state.question, deps.settings.validation, earlier_questions(state, deps), deps.injection
@@ -33,7 +49,7 @@ def validate(state: QuestionState, deps: Deps) -> QuestionState:
     return state
 
 
-def earlier_questions(state: QuestionState, deps: Deps) -> list[str]:
+def earlier_questions(state: QuestionState, deps: ValidateDeps) -> list[str]:
     """The (redacted) questions asked before this one in its conversation, oldest first."""
     if state.conversation_id is None:
         return []
@@ -46,7 +62,7 @@ def earlier_questions(state: QuestionState, deps: Deps) -> list[str]:
     ]
 
 
-def warm_up(deps: Deps) -> None:
+def warm_up(deps: ValidateDeps) -> None:
     """Checks a harmless question, storing nothing: a SnapStart snapshot then holds the pattern
     lists compiled (about 150 ms) and the injection classifier's model loaded."""
     validate_question(WARM_UP_QUESTION, deps.settings.validation, [], deps.injection)

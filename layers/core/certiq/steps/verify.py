@@ -5,13 +5,35 @@ support it (fail closed)."""
 
 from __future__ import annotations
 
-from certiq.deps import Deps
+from typing import Protocol
+
+from certiq.config import Settings
 from certiq.models import QuestionState, QuestionStatus
+from certiq.ports import ClaimSplitter, QuestionStore, SearchIndex, Verifier
 from certiq.trust.claims import compile_claims, quoted_whole
 from certiq.trust.policy import decide_all, render
 
 
-def verify(state: QuestionState, deps: Deps) -> QuestionState:
+class VerifyDeps(Protocol):
+    """What Verify claims uses: a Deps is one, and the step can reach nothing else."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def questions(self) -> QuestionStore: ...
+
+    @property
+    def index(self) -> SearchIndex: ...
+
+    @property
+    def verifier(self) -> Verifier: ...
+
+    @property
+    def claim_splitter(self) -> ClaimSplitter | None: ...
+
+
+def verify(state: QuestionState, deps: VerifyDeps) -> QuestionState:
     deps.questions.set_status(state.question_id, QuestionStatus.VERIFYING)
     chunks = deps.index.get_chunks(state.tenant, sorted({c.chunk_id for c in state.citations}))
     citations = [
