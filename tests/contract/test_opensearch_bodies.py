@@ -22,6 +22,7 @@ pytest.importorskip("opensearchpy", reason="opensearch-py is not installed")
 from botocore.credentials import Credentials
 from opensearchpy import AWSV4SignerAuth, RequestsHttpConnection
 from opensearchpy.exceptions import ConnectionTimeout, RequestError, TransportError
+from pydantic import SecretStr
 from requests import Request
 
 from certiq.adapters.aws.opensearch_bodies import (
@@ -568,3 +569,37 @@ def test_the_composition_root_needs_an_endpoint() -> None:
 
 def test_index_body_files_exist_where_documented() -> None:
     assert Path(PACKAGED_BODY).is_file() and Path(INFRA_BODY).is_file()
+
+
+def test_basic_auth_is_sent_over_https_and_refused_over_http() -> None:
+    # GIVEN a self-hosted cluster behind its security plugin
+    settings = OpenSearchSettings(
+        endpoint="https://search.example.org:9200",
+        auth="basic",
+        username="certiq",
+        password=SecretStr("s3cret"),
+    )
+
+    # WHEN the client is built / THEN it sends the user and password, over TLS
+    client = make_client(settings, "us-east-1")
+    [connection] = client.transport.connection_pool.connections  # type: ignore[attr-defined]
+    assert connection.host == "https://search.example.org:9200"
+    assert connection.headers["authorization"].startswith("Basic ")
+
+    # AND the same over http is refused, saying why, before any request
+    with pytest.raises(ValueError, match="password would go in clear"):
+        make_client(settings.model_copy(update={"endpoint": "http://127.0.0.1:9200"}), "us-east-1")
+    with pytest.raises(ValueError, match="USERNAME"):
+        make_client(settings.model_copy(update={"username": ""}), "us-east-1")
+
+
+def test_sigv4_can_be_asked_for_by_name_and_none_leaves_https_unsigned() -> None:
+    domain = "https://search-certiq-abc.eu-west-1.es.amazonaws.com"
+    signed = make_client(
+        OpenSearchSettings(endpoint=domain, auth="sigv4"), "eu-west-1", credentials=FAKE_CREDENTIALS
+    )
+    [connection] = signed.transport.connection_pool.connections  # type: ignore[attr-defined]
+    assert isinstance(connection.session.auth, AWSV4SignerAuth)
+    unsigned = make_client(OpenSearchSettings(endpoint=domain, auth="none"), "eu-west-1")
+    [plain] = unsigned.transport.connection_pool.connections  # type: ignore[attr-defined]
+    assert "authorization" not in {name.lower() for name in plain.headers}
