@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
 
 from certiq.errors import AlreadyExists
-from certiq.models import Certificate
+from certiq.models import Certificate, CertifiedDocument, Recheck, Standing
 from certiq.ports import CertificateStore
 from tests.fakes import EPOCH, make_certificate
 
@@ -123,3 +124,93 @@ def test_concurrent_appends_never_fork_a_chain(certificate_store: CertificateSto
     chained = [head for head in heads.values() if head is not None]
     assert len(chained) == len(set(chained))
     assert len(heads) == 8
+
+
+# --- re-checks and the certificates citing a document ----------------------------------------
+
+
+def make_recheck(certificate_id: str, previous: Recheck | None, standing: Standing) -> Recheck:
+    sequence = 1 if previous is None else previous.sequence + 1
+    return Recheck(
+        certificate_id=certificate_id,
+        tenant="tenant-a",
+        sequence=sequence,
+        checked_at=EPOCH + timedelta(seconds=sequence),
+        standing=standing,
+        summary=f"re-check {sequence}",
+        findings=[],
+        previous_digest="d" * 64 if previous is None else previous.digest,
+        digest=f"{sequence:064d}",
+        signature="c2lnbmF0dXJl",
+        signing_key_id="local-ed25519:0123456789abcdef",
+    )
+
+
+def test_rechecks_are_appended_in_a_chain_and_read_back_oldest_first(
+    certificate_store: CertificateStore,
+) -> None:
+    # GIVEN a stored certificate, never re-checked
+    store(certificate_store, make_certificate("cert-1"))
+    assert certificate_store.rechecks("cert-1") == []
+    seen: list[Recheck | None] = []
+
+    def sealer(standing: Standing) -> Callable[[Recheck | None], Recheck]:
+        def seal(previous: Recheck | None) -> Recheck:
+            seen.append(previous)
+            return make_recheck("cert-1", previous, standing)
+
+        return seal
+
+    # WHEN it is re-checked twice
+    first = certificate_store.append_recheck("tenant-a", "cert-1", sealer(Standing.CURRENT))
+    second = certificate_store.append_recheck("tenant-a", "cert-1", sealer(Standing.STALE))
+
+    # THEN each sealer got the re-check before it (None for the first)
+    assert seen == [None, first]
+    # AND both are read back oldest first, the certificate untouched and alone in the history
+    assert certificate_store.rechecks("cert-1") == [first, second]
+    assert certificate_store.get("cert-1") == make_certificate("cert-1")
+    assert [c.certificate_id for c in certificate_store.history("tenant-a")] == ["cert-1"]
+
+
+def test_a_recheck_is_never_overwritten(certificate_store: CertificateStore) -> None:
+    # GIVEN a certificate re-checked once
+    store(certificate_store, make_certificate("cert-1"))
+    first = certificate_store.append_recheck(
+        "tenant-a", "cert-1", lambda previous: make_recheck("cert-1", previous, Standing.CURRENT)
+    )
+    # WHEN a second re-check claims the same place in the chain
+    with pytest.raises(AlreadyExists):
+        certificate_store.append_recheck(
+            "tenant-a", "cert-1", lambda _previous: make_recheck("cert-1", None, Standing.STALE)
+        )
+    # THEN the first stays, alone
+    assert certificate_store.rechecks("cert-1") == [first]
+
+
+def test_citing_lists_the_tenants_certificates_that_cite_a_document(
+    certificate_store: CertificateStore,
+) -> None:
+    # GIVEN two certificates citing doc-1, one citing doc-2 and another tenant's citing doc-1
+    for n, doc_id in enumerate(["doc-1", "doc-2", "doc-1"]):
+        certificate = make_certificate(f"cert-{n}").model_copy(
+            update={
+                "created_at": EPOCH + timedelta(seconds=n),
+                "documents": [
+                    CertifiedDocument(
+                        doc_id=doc_id, file_name=f"{doc_id}.pdf", sha256="a" * 64, version="v1"
+                    )
+                ],
+            }
+        )
+        store(certificate_store, certificate)
+    store(certificate_store, make_certificate("cert-x").model_copy(update={"tenant": "other"}))
+    certificate_store.append_recheck(
+        "tenant-a", "cert-0", lambda previous: make_recheck("cert-0", previous, Standing.CURRENT)
+    )
+
+    # WHEN the certificates citing doc-1 are asked for / THEN they are the tenant's, oldest first
+    assert certificate_store.citing("tenant-a", "doc-1") == ["cert-0", "cert-2"]
+    assert certificate_store.citing("tenant-a", "doc-2") == ["cert-1"]
+    assert certificate_store.citing("tenant-a", "doc-9") == []
+    assert certificate_store.citing("other", "doc-1") == ["cert-x"]

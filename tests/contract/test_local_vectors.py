@@ -164,6 +164,8 @@ def test_migration_moves_embeddings_out_of_old_chunk_json(tmp_path: Path) -> Non
     db = SqliteDatabase(tmp_path)
     old = make_chunk("Refunds within 30 days.", doc_id="old", embedding=NORTH)
     with db.transaction() as conn:
+        conn.execute("DROP TABLE certificate_documents")  # undo step 8
+        conn.execute("DROP TABLE certificate_rechecks")
         conn.execute("DROP TABLE chunk_changes")  # undo step 7
         conn.execute("DROP TABLE index_snapshots")
         conn.execute("DROP TABLE verified_answers")  # undo step 6

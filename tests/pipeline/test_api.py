@@ -539,7 +539,7 @@ def test_upload_requests_that_cannot_be_a_pdf_are_422_naming_the_field(api: Api)
     assert wrong_name[0] == 422 and wrong_name[1]["detail"][0]["loc"] == ["file_name"]
     assert folder[0] == 422 and folder[1]["detail"][0]["loc"] == ["file_name"]
     assert no_name[0] == 422 and ["query", "file_name"] in [e["loc"] for e in no_name[1]["detail"]]
-    assert no_body[0] == 422 and "send the PDF bytes" in no_body[1]["message"]
+    assert no_body[0] == 422 and "the file is empty" in no_body[1]["message"]
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -681,6 +681,9 @@ def test_the_openapi_document_validates_and_names_every_route(api: Api) -> None:
         "/v1/documents/{doc_id}/retry",
         "/v1/certificates/{certificate_id}",
         "/v1/certificates/{certificate_id}/verify",
+        "/v1/certificates/{certificate_id}/recheck",
+        "/v1/certificates/{certificate_id}/rechecks",
+        "/v1/documents/{doc_id}/citations",
         "/v1/signing-key",
         "/v1/capabilities",
     }

@@ -1,4 +1,4 @@
-"""`certiq verify`, `public-key` and `export`: certificates checked and shared."""
+"""`certiq verify`, `recheck`, `public-key` and `export`: certificates checked and shared."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from certiq.models import (
         Certificate,
         CertificateCheck,
+        Recheck,
     )
 
 from certiq.cli.app import command_deps, main
@@ -69,7 +70,9 @@ def verify_command(
     certificate = deps.certificates.get(certificate_id)
     if certificate is None:
         raise click.ClickException(f"no certificate {certificate_id}")
-    _report_check(certificate, check(certificate, deps.signer), as_json)
+    rechecks = deps.certificates.rechecks(certificate_id)
+    latest = rechecks[-1] if rechecks else None
+    _report_check(certificate, check(certificate, deps.signer), as_json, latest)
 
 
 def _verify_exported(exported: Path, public_key: Path | None, as_json: bool) -> None:
@@ -93,7 +96,12 @@ def _verify_exported(exported: Path, public_key: Path | None, as_json: bool) -> 
     _report_check(certificate, check_with_public_key(certificate, key), as_json)
 
 
-def _report_check(certificate: Certificate, result: CertificateCheck, as_json: bool) -> None:
+def _report_check(
+    certificate: Certificate,
+    result: CertificateCheck,
+    as_json: bool,
+    latest: Recheck | None = None,
+) -> None:
     if as_json:
         click.echo(result.model_dump_json(indent=2))
     elif result.valid:
@@ -106,8 +114,73 @@ def _report_check(certificate: Certificate, result: CertificateCheck, as_json: b
             f"INVALID  {certificate.certificate_id}: first difference in"
             f" '{result.first_difference}'"
         )
+    if not as_json:
+        if latest is None:
+            click.echo("Standing: never re-checked (certiq recheck ID)")
+        else:
+            click.echo(
+                f"Standing: {latest.standing.value}, last checked"
+                f" {latest.checked_at.isoformat(timespec='seconds')}: {latest.summary}"
+            )
     if not result.valid:
         sys.exit(1)
+
+
+@main.command("recheck")
+@click.argument("certificate_id", required=False)
+@click.option("--all", "every", is_flag=True, help="re-check every certificate of the tenant")
+@click.option("--json", "as_json", is_flag=True)
+def recheck_command(certificate_id: str | None, every: bool, as_json: bool) -> None:
+    """Re-check answers against the documents as they are now.
+
+    Each cited quote is CURRENT (unchanged), CHANGED (moved or reworded: its claims verified
+    again), STALE (no longer there) or SOURCE_DELETED; the answer stands as its worst quote.
+    The certificate is never rewritten: each re-check is a signed record chained to the last.
+    """
+    from certiq.trust.rechecks import recheck_with
+
+    if (certificate_id is None) == (not every):
+        raise click.UsageError("give one of CERTIFICATE_ID or --all")
+    deps = command_deps()
+    tenant = deps.settings.tenant
+    if every:
+        certificates = list(deps.certificates.history(tenant))
+    else:
+        assert certificate_id is not None
+        found = deps.certificates.get(certificate_id)
+        if found is None or found.tenant != tenant:
+            raise click.ClickException(f"no certificate {certificate_id}")
+        certificates = [found]
+    records = [recheck_with(deps, certificate) for certificate in certificates]
+    if as_json:
+        click.echo(json.dumps([r.model_dump(mode="json") for r in records], indent=2))
+        return
+    for record in records:
+        _print_recheck(record)
+    if every:
+        noun = "certificate" if len(records) == 1 else "certificates"
+        click.echo(f"{len(records)} {noun} of tenant {tenant!r} re-checked.")
+
+
+def _print_recheck(record: Recheck) -> None:
+    click.echo(f"{record.standing.value:<15} {record.certificate_id}: {record.summary}")
+    for finding in record.findings:
+        click.echo(
+            f"  [{finding.citation_id}] {finding.standing.value}: {finding.file_name},"
+            f" page {finding.page}: {finding.note}"
+        )
+        click.echo(f'       "{finding.quote}"')
+        if finding.now_text is not None and finding.now_text != finding.quote:
+            click.echo(f'    now "{finding.now_text}" (page {finding.now_page})')
+        for verdict in finding.verdicts:
+            click.echo(
+                f"       claim {verdict.claim_id} verified again: {verdict.state.value}"
+                f" (entail {verdict.entail:.2f}, {verdict.verifier})"
+            )
+    click.echo(
+        f"  re-check {record.sequence}, {record.checked_at.isoformat(timespec='seconds')},"
+        f" digest {record.digest[:16]}…, chained to {record.previous_digest[:16]}…"
+    )
 
 
 def _verify_chain(deps: Deps, tenant: str, as_json: bool) -> None:

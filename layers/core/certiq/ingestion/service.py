@@ -12,6 +12,7 @@ ids are the same as from a single pass.
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import dataclass
@@ -32,6 +33,8 @@ from certiq.models import (
     SourceRef,
 )
 from certiq.ports import Embedder
+
+logger = logging.getLogger(__name__)
 
 PDF_MIME = "application/pdf"
 # Documents that hold their content: a new name for the same bytes is not indexed again.
@@ -210,7 +213,7 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
             ],
         }
     )
-    return _advance(
+    indexed = _advance(
         record,
         deps,
         status=DocumentStatus.INDEXED,
@@ -218,6 +221,8 @@ def ingest(upload: Upload, deps: Deps) -> DocumentRecord:
         chunks=chunks,
         sequencer=upload.sequencer,
     )
+    recheck_citing_certificates(indexed, deps)
+    return indexed
 
 
 def same_content(
@@ -276,7 +281,27 @@ def remove(
         advanced = record.model_copy(update={"sequencer": sequencer})
         deps.documents.put_if_sequencer_before(advanced, sequencer)
         return advanced
-    return _advance(record, deps, status=DocumentStatus.DELETED, chunks=0, sequencer=sequencer)
+    deleted = _advance(record, deps, status=DocumentStatus.DELETED, chunks=0, sequencer=sequencer)
+    recheck_citing_certificates(deleted, deps)
+    return deleted
+
+
+def recheck_citing_certificates(record: DocumentRecord, deps: Deps) -> None:
+    """Re-checks every certificate citing the document, now INDEXED anew or DELETED: locally,
+    synchronously (in AWS a queue would carry it; not yet). A failure is logged, never raised:
+    the document's ingestion or removal stands whatever its certificates' re-checks do."""
+    if deps.settings.runtime != "local":
+        return
+    from certiq.trust.rechecks import recheck_citing
+
+    try:
+        outcomes = recheck_citing(deps, record.tenant, record.doc_id)
+    except Exception:
+        logger.exception("re-checking the certificates citing %s failed", record.doc_id)
+        return
+    for outcome in outcomes:
+        if isinstance(outcome, Exception):
+            logger.error("re-checking a certificate citing %s failed: %r", record.doc_id, outcome)
 
 
 def tombstone(

@@ -10,6 +10,7 @@ from certiq.models.answers import QAResponse, QuestionRecord, QuestionState, Que
 from certiq.models.base import Contract
 from certiq.models.certificates import Certificate, CertificateCheck
 from certiq.models.documents import Chunk, DocumentRecord, RetrievalMode
+from certiq.models.rechecks import DocumentCitations, Recheck
 
 
 class Capabilities(Contract):
@@ -117,4 +118,6 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "ConversationView": ConversationView,
     "DocumentUpload": DocumentUpload,
     "ApiError": ApiError,
+    "Recheck": Recheck,
+    "DocumentCitations": DocumentCitations,
 }

@@ -11,6 +11,7 @@ from certiq.models import (
     QAResponse,
     QuestionRecord,
     QuestionStatus,
+    Recheck,
     VerifiedAnswer,
 )
 
@@ -102,6 +103,26 @@ class CertificateStore(Protocol):
 
     def history(self, tenant: str) -> Iterator[Certificate]:
         """The tenant's certificates, oldest first: in chain order where there is a chain."""
+        ...
+
+    def citing(self, tenant: str, doc_id: str) -> list[str]:
+        """The ids of the tenant's certificates that cite the document, oldest first."""
+        ...
+
+    def append_recheck(
+        self, tenant: str, certificate_id: str, seal: Callable[[Recheck | None], Recheck]
+    ) -> Recheck:
+        """Seals and stores the certificate's next re-check; returns it as stored.
+
+        ``seal`` gets the certificate's latest re-check (None for the first) and returns the
+        next one, chained to it. Re-checks of one certificate are serialised so their chain
+        never forks; raises AlreadyExists when another was stored in the meantime. The
+        certificate itself is never touched.
+        """
+        ...
+
+    def rechecks(self, certificate_id: str) -> list[Recheck]:
+        """The certificate's re-checks, oldest first (empty when it was never re-checked)."""
         ...
 
 

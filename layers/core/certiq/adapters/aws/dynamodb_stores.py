@@ -26,6 +26,7 @@ from certiq.models import (
     QAResponse,
     QuestionRecord,
     QuestionStatus,
+    Recheck,
 )
 from certiq.ports import Clock
 
@@ -311,10 +312,21 @@ def _question(item: Mapping[str, AttributeValueTypeDef]) -> QuestionRecord:
     return QuestionRecord.model_validate(fields)
 
 
+# A certificate's re-checks live in the certificates table beside it, keyed
+# "<certificate_id>#recheck#<sequence, 6 digits>" and marked with this attribute (its id).
+RECHECK_OF = "recheck_of"
+
+
+def _recheck_key(certificate_id: str, sequence: int) -> str:
+    return f"{certificate_id}#recheck#{sequence:06d}"
+
+
 class DynamoCertificateStore:
     """Implements certiq.ports.CertificateStore; table key: certificate_id (HASH).
 
     The put is conditional on the id being free, so a stored certificate is never overwritten.
+    Re-checks are items of the same table (RECHECK_OF), written under the same condition, so
+    two re-checks of one certificate can never take the same place in its chain.
     """
 
     def __init__(self, client: DynamoDBClient, table_name: str) -> None:
@@ -355,15 +367,74 @@ class DynamoCertificateStore:
                 ConsistentRead=True,
             )
         item = response.get("Item")
-        return None if item is None else Certificate.model_validate_json(_required(item, "body"))
+        if item is None or RECHECK_OF in item:
+            return None
+        return Certificate.model_validate_json(_required(item, "body"))
 
     def history(self, tenant: str) -> Iterator[Certificate]:
         # An audit walk, rare and read-only: a filtered scan, ordered by when each was sealed.
+        for _, _, body in self._scan(tenant):
+            yield Certificate.model_validate_json(body)
+
+    def citing(self, tenant: str, doc_id: str) -> list[str]:
+        # Rare (a document changed): the tenant's certificates scanned, their documents read.
+        return [
+            certificate_id
+            for _, certificate_id, body in self._scan(tenant)
+            if any(doc.get("doc_id") == doc_id for doc in json.loads(body).get("documents", []))
+        ]
+
+    def append_recheck(
+        self, tenant: str, certificate_id: str, seal: Callable[[Recheck | None], Recheck]
+    ) -> Recheck:
+        earlier = self.rechecks(certificate_id)
+        recheck = seal(earlier[-1] if earlier else None)
+        item: Item = {
+            "certificate_id": _s(_recheck_key(certificate_id, recheck.sequence)),
+            RECHECK_OF: _s(certificate_id),
+            "tenant": _s(tenant),
+            "created_at": _s(_age_key(recheck.checked_at)),
+            "body": _s(recheck.model_dump_json()),
+        }
+        with transient_errors("DynamoDB PutItem"):
+            try:
+                self._ddb.put_item(
+                    TableName=self.table_name,
+                    Item=item,
+                    ConditionExpression="attribute_not_exists(certificate_id)",
+                )
+            except ClientError as error:
+                if error_code(error) == CONDITION_FAILED:
+                    raise AlreadyExists(
+                        f"re-check {recheck.sequence} of certificate {certificate_id} already"
+                        " exists"
+                    ) from error
+                raise
+        return recheck
+
+    def rechecks(self, certificate_id: str) -> list[Recheck]:
+        # One GetItem per re-check, in sequence until the first missing one: a certificate is
+        # re-checked when a document it cites changes, or on demand, so its chain stays short.
+        found: list[Recheck] = []
+        while True:
+            with transient_errors("DynamoDB GetItem"):
+                response = self._ddb.get_item(
+                    TableName=self.table_name,
+                    Key={"certificate_id": _s(_recheck_key(certificate_id, len(found) + 1))},
+                    ConsistentRead=True,
+                )
+            item = response.get("Item")
+            if item is None:
+                return found
+            found.append(Recheck.model_validate_json(_required(item, "body")))
+
+    def _scan(self, tenant: str) -> list[tuple[str, str, str]]:
+        """(created_at, certificate_id, body) of the tenant's certificates, oldest first."""
         found: list[tuple[str, str, str]] = []
         with transient_errors("DynamoDB Scan"):
             pages = self._ddb.get_paginator("scan").paginate(
                 TableName=self.table_name,
-                FilterExpression="tenant = :tenant",
+                FilterExpression=f"tenant = :tenant AND attribute_not_exists({RECHECK_OF})",
                 ExpressionAttributeValues={":tenant": _s(tenant)},
                 ConsistentRead=True,
             )
@@ -376,5 +447,4 @@ class DynamoCertificateStore:
                             _required(item, "body"),
                         )
                     )
-        for _, _, body in sorted(found):
-            yield Certificate.model_validate_json(body)
+        return sorted(found)

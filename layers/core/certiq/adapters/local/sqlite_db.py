@@ -197,6 +197,31 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
         ) WITHOUT ROWID;
         """,
     ),
+    (
+        8,
+        """
+        -- Re-checks of a certificate against the documents now (certiq.trust.rechecks): each
+        -- written once, sequence 1, 2, ... per certificate, chained by digest.
+        CREATE TABLE certificate_rechecks (
+            certificate_id TEXT NOT NULL,
+            sequence       INTEGER NOT NULL,
+            tenant         TEXT NOT NULL,
+            body           TEXT NOT NULL,
+            PRIMARY KEY (certificate_id, sequence)
+        ) WITHOUT ROWID;
+
+        -- Which certificates cite which document, for re-checking them when it changes.
+        CREATE TABLE certificate_documents (
+            tenant         TEXT NOT NULL,
+            doc_id         TEXT NOT NULL,
+            certificate_id TEXT NOT NULL,
+            PRIMARY KEY (tenant, doc_id, certificate_id)
+        ) WITHOUT ROWID;
+        INSERT OR IGNORE INTO certificate_documents (tenant, doc_id, certificate_id)
+            SELECT c.tenant, json_extract(d.value, '$.doc_id'), c.certificate_id
+            FROM certificates AS c, json_each(c.body, '$.documents') AS d;
+        """,
+    ),
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]

@@ -22,6 +22,7 @@ from certiq.models import (
     QAResponse,
     QuestionRecord,
     QuestionStatus,
+    Recheck,
 )
 from certiq.ports import Clock
 
@@ -211,6 +212,11 @@ class SqliteCertificateStore:
                 raise AlreadyExists(
                     f"certificate {certificate.certificate_id} already exists"
                 ) from error
+            conn.executemany(
+                "INSERT OR IGNORE INTO certificate_documents (tenant, doc_id, certificate_id)"
+                " VALUES (?, ?, ?)",
+                [(tenant, doc.doc_id, certificate.certificate_id) for doc in certificate.documents],
+            )
         return certificate
 
     def get(self, certificate_id: str) -> Certificate | None:
@@ -234,3 +240,43 @@ class SqliteCertificateStore:
             if len(rows) < self.PAGE:
                 return
             after = rows[-1][0]
+
+    def citing(self, tenant: str, doc_id: str) -> list[str]:
+        with self._db.read() as conn:
+            rows = conn.execute(
+                "SELECT d.certificate_id FROM certificate_documents AS d"
+                " JOIN certificates AS c ON c.certificate_id = d.certificate_id"
+                " WHERE d.tenant = ? AND d.doc_id = ? ORDER BY c.rowid",
+                (tenant, doc_id),
+            ).fetchall()
+        return [str(row[0]) for row in rows]
+
+    def append_recheck(
+        self, tenant: str, certificate_id: str, seal: Callable[[Recheck | None], Recheck]
+    ) -> Recheck:
+        with self._db.transaction() as conn:
+            row = conn.execute(
+                "SELECT body FROM certificate_rechecks WHERE certificate_id = ?"
+                " ORDER BY sequence DESC LIMIT 1",
+                (certificate_id,),
+            ).fetchone()
+            recheck = seal(None if row is None else Recheck.model_validate_json(row[0]))
+            try:
+                conn.execute(
+                    "INSERT INTO certificate_rechecks (certificate_id, sequence, tenant, body)"
+                    " VALUES (?, ?, ?, ?)",
+                    (certificate_id, recheck.sequence, tenant, recheck.model_dump_json()),
+                )
+            except sqlite3.IntegrityError as error:
+                raise AlreadyExists(
+                    f"re-check {recheck.sequence} of certificate {certificate_id} already exists"
+                ) from error
+        return recheck
+
+    def rechecks(self, certificate_id: str) -> list[Recheck]:
+        with self._db.read() as conn:
+            rows = conn.execute(
+                "SELECT body FROM certificate_rechecks WHERE certificate_id = ? ORDER BY sequence",
+                (certificate_id,),
+            ).fetchall()
+        return [Recheck.model_validate_json(row[0]) for row in rows]
