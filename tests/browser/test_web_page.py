@@ -268,7 +268,8 @@ def test_an_answer_opens_its_cited_box_survives_a_reload_and_shows_a_deleted_fil
     assert page.locator('.chip[data-citation="C1"]').count() >= 1
     assert page.locator(".source .card-name").first.inner_text() == FILE_NAME
 
-    # WHEN the file is deleted from the library
+    # WHEN the file is deleted from the library, and the deletion confirmed
+    page.once("dialog", lambda dialog: dialog.accept())
     page.locator(f'.document[data-doc-id="{citation["doc_id"]}"] .document-delete').click()
 
     # THEN the old answer shows it as a greyed, non-clickable tombstone
@@ -418,6 +419,8 @@ def test_a_withheld_statement_is_shown_as_withheld_with_its_reason_and_quote(
         route.fulfill(response=response, json=view)
 
     page.route(re.compile(r".*/v1/questions/[^/]+$"), add_withheld)
+    # The status stream is refused, so the page falls back to polling, where the route edits.
+    page.route(re.compile(r".*/v1/questions/[^/]+/events$"), lambda route: route.abort())
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready]")
     upload_retention_policy(page)
@@ -541,6 +544,8 @@ def test_passages_for_an_untranslated_question_are_offered_as_unchecked(
         route.fulfill(response=response, json=view)
 
     page.route(re.compile(r".*/v1/questions/[^/]+$"), offer_passage)
+    # The status stream is refused, so the page falls back to polling, where the route edits.
+    page.route(re.compile(r".*/v1/questions/[^/]+/events$"), lambda route: route.abort())
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready]")
     upload_retention_policy(page)

@@ -5,7 +5,13 @@ from __future__ import annotations
 import uuid
 
 from certiq.deps import Deps
-from certiq.models import QuestionRecord, QuestionState, QuestionStatus, RetrievalMode
+from certiq.models import (
+    DocumentStatus,
+    QuestionRecord,
+    QuestionState,
+    QuestionStatus,
+    RetrievalMode,
+)
 
 
 def receive(
@@ -41,3 +47,19 @@ def receive(
         )
     )
     return state
+
+
+def unknown_collection(collection: str, deps: Deps, tenant: str | None = None) -> str | None:
+    """Why a question cannot be asked in ``collection``, in words; None when it can.
+
+    A collection exists while a document of the tenant is in it (queued, being ingested,
+    indexed or failed; a deleted one no longer counts). Asked in one that does not, a question
+    would only find nothing and say the documents do not state the answer.
+    """
+    records = deps.documents.list(tenant or deps.settings.tenant)
+    live = [record for record in records if record.status is not DocumentStatus.DELETED]
+    if any(record.collection == collection for record in live):
+        return None
+    names = sorted({record.collection for record in live if record.collection})
+    known = f"the collections are {', '.join(names)}" if names else "there are no collections"
+    return f"no collection {collection!r}: no document is in it ({known})"

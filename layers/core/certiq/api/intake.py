@@ -124,9 +124,8 @@ class DocumentIntake:
         """Where the client sends a file itself (the cloud); refused when the API ingests."""
         name = check_file_name(file_name)
         if self._signer is None:
-            raise InvalidRequest(
-                "body", "this server takes uploads directly: send the PDF bytes as the body"
-            )
+            # This server takes the bytes themselves: no body is an empty file.
+            raise InvalidRequest("body", f"the file is empty: {name} has no bytes to ingest")
         key = self._bucket_key(name)
         settings = self._deps.settings
         target = self._signer.presign_upload(

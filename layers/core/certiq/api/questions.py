@@ -11,7 +11,15 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from certiq.api.responses import BODY_ERRORS, JSON, answers, new_router, ok, request_body
+from certiq.api.responses import (
+    BODY_ERRORS,
+    JSON,
+    answers,
+    described,
+    new_router,
+    ok,
+    request_body,
+)
 from certiq.api.views import conversation_view, question_view
 from certiq.deps import Deps
 from certiq.models import (
@@ -24,7 +32,7 @@ from certiq.models import (
     QuestionView,
 )
 from certiq.ports import Orchestrator
-from certiq.questions import receive
+from certiq.questions import receive, unknown_collection
 
 POLL_SECONDS: Final = 0.05
 
@@ -39,12 +47,17 @@ def questions_router(deps: Deps, orchestrator: Orchestrator) -> Router:
             200: answers(QAResponse, "with ?wait=true: the answer, once the question has ended"),
             202: answers(QuestionAccepted, "accepted: poll status_url"),
             **BODY_ERRORS,
+            404: described("the collection asked in does not exist: no document is in it"),
         },
     )
     def ask(
         request: QuestionRequest, wait: Annotated[bool, Query()] = False
     ) -> Response[QuestionAccepted | QAResponse]:
         request_body(router, settings)
+        if request.collection is not None:
+            unknown = unknown_collection(request.collection, deps)
+            if unknown is not None:
+                raise NotFoundError(unknown)
         state = receive(
             request.question,
             deps,

@@ -1,4 +1,5 @@
-"""Routes of the web page and the API's own description (GET /, /static/*, /openapi.json)."""
+"""Routes of the web page and the API's own description (GET /, /static/*, /favicon.ico,
+/openapi.json)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,11 @@ def site_router(static: dict[str, StaticFile], openapi_json: Callable[[], str]) 
     @router.get("/", include_in_schema=False)
     def index() -> Response[str]:
         return _static_file(static, "index.html")
+
+    @router.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response[str]:
+        # Browsers ask for /favicon.ico whatever the page links: the same SVG icon.
+        return _static_file(static, "favicon.svg")
 
     @router.get("/static/<name>", include_in_schema=False)
     def static_file(name: str) -> Response[str]:

@@ -40,9 +40,13 @@ def ask_command(
     """Ask a question; the answer comes with citations and a certificate."""
     from certiq.adapters.local.orchestrator import LocalRuntime
     from certiq.models import QuestionStatus
-    from certiq.questions import receive
+    from certiq.questions import receive, unknown_collection
 
     deps = command_deps()
+    if collection is not None:
+        unknown = unknown_collection(collection, deps)
+        if unknown is not None:
+            raise click.ClickException(unknown)
     runtime = LocalRuntime(deps)
     state = receive(
         question,

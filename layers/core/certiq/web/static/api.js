@@ -81,6 +81,10 @@ export const api = {
   documents: () => request("GET", "/v1/documents"),
   document: (id) => request("GET", `/v1/documents/${encodeURIComponent(id)}`),
   deleteDocument: (id) => request("DELETE", `/v1/documents/${encodeURIComponent(id)}`),
+  /** {count, ...}: how many certified answers cite the document (404 where not offered). */
+  documentCitations: (id) => request("GET", `/v1/documents/${encodeURIComponent(id)}/citations`),
+  /** The URL of a question's status as server-sent events (certiq serve only; see follow()). */
+  questionEventsUrl: (id) => `v1/questions/${encodeURIComponent(id)}/events`,
   upload: (file) =>
     request("POST", `/v1/documents?file_name=${encodeURIComponent(file.name)}`, {
       body: file,

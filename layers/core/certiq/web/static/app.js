@@ -1,8 +1,10 @@
 // The certiq page: a conversation, each answer beside its highlighted sources.
 import { api, ApiError, auth, sendToTarget, sleep, TERMINAL, DOCUMENT_DONE } from "./api.js";
-import { labelIn, language, setLanguage, statusLabel, t, translatePage } from "./i18n.js";
+import { labelIn, language, setLanguage, stateLabel, statusLabel, t, translatePage } from "./i18n.js";
 
 const POLL_MS = 300;
+// The reader's probability from which a quote "likely" answers the question (else "possibly").
+const LIKELY = 0.5;
 const CONVERSATION_KEY = "certiq.conversation";
 const $ = (id) => document.getElementById(id);
 
@@ -115,8 +117,13 @@ async function ask(question) {
   }
 }
 
-/** Polls a question until the state machine ends, showing each status as it comes. */
+/** Follows a question until the state machine ends, showing each status as it comes: by its
+ * server-sent events where the server offers them (certiq serve), else by polling. */
 async function follow(turn) {
+  if (!TERMINAL.has(turn.status) && (await streamStatus(turn))) {
+    finishTurn(turn);
+    return;
+  }
   while (!TERMINAL.has(turn.status)) {
     showStatus(statusLabel(turn.status));
     await sleep(POLL_MS);
@@ -129,9 +136,43 @@ async function follow(turn) {
     }
     renderTurnStatus(turn);
   }
+  finishTurn(turn);
+}
+
+function finishTurn(turn) {
   showStatus(statusLabel(turn.status));
   renderConversation();
   if (turn.response) selectAnswer(turn.questionId);
+}
+
+/**
+ * GET /v1/questions/{id}/events: each state as it starts, then the result. Resolves true once the
+ * result is in the turn; false when the stream is not there or breaks first (behind API Gateway
+ * the route is not offered, and EventSource cannot send the Authorization header), and the
+ * caller polls.
+ */
+function streamStatus(turn) {
+  if (typeof EventSource === "undefined" || auth.token()) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const source = new EventSource(api.questionEventsUrl(turn.questionId));
+    const end = (done) => {
+      source.close();
+      resolve(done);
+    };
+    source.addEventListener("status", (event) => {
+      const data = JSON.parse(event.data);
+      if (data.phase !== "started") return;
+      turn.status = data.status;
+      turn.statusVia = "events";
+      showStatus(statusLabel(turn.status));
+      renderTurnStatus(turn);
+    });
+    source.addEventListener("result", (event) => {
+      Object.assign(turn, turnFrom(JSON.parse(event.data), turn.question));
+      end(true);
+    });
+    source.onerror = () => end(false);
+  });
 }
 
 function showStatus(text) {
@@ -146,7 +187,10 @@ function renderConversation() {
 
 function renderTurnStatus(turn) {
   const node = document.querySelector(`[data-question-id="${CSS.escape(turn.questionId)}"] .turn-status`);
-  if (node) node.textContent = statusLabel(turn.status);
+  if (!node) return;
+  node.textContent = statusLabel(turn.status);
+  node.dataset.status = turn.status;
+  if (turn.statusVia) node.dataset.via = turn.statusVia;
 }
 
 function renderTurn(turn) {
@@ -182,6 +226,7 @@ function renderAnswer(turn, response) {
         el("span", { class: `claim claim-${state}`, tabindex: "0", "aria-describedby": tipId, dataset: { claims: statement.claim_ids.join(" ") } },
           statement.text,
           el("span", { class: "claim-tip", role: "tooltip", id: tipId, text: `${label}: ${statement.reason}` })),
+        stateBadge(statement.state),
       );
       // The reader's own judgement beside Verified: whether the sentence answers what was asked.
       if (statement.answers_question != null) {
@@ -250,6 +295,11 @@ function withheldSummary(withheld) {
   return t("withheldMixed", { count });
 }
 
+/** A statement's state in words and colour (not only in the tooltip): VERIFIED, UNVERIFIED, BLOCKED. */
+function stateBadge(value) {
+  return el("span", { class: `state-badge state-${value.toLowerCase()}`, dataset: { state: value }, text: stateLabel(value) });
+}
+
 function renderWithheld(turn, withheld, byId, response) {
   // Closed by default: the reader sees that something was held back and why, and opens it to
   // read the statement beside the quote that overruled it.
@@ -258,6 +308,7 @@ function renderWithheld(turn, withheld, byId, response) {
     el("ul", {}, withheld.map((statement) => {
       const item = el("li", { class: `withheld-${statement.state.toLowerCase()}` },
         el("span", { class: "withheld-text", text: statement.text }),
+        stateBadge(statement.state),
         el("span", { class: "withheld-reason", text: statement.reason }));
       for (const citationId of statement.citation_ids) {
         const citation = byId.get(citationId);
@@ -416,6 +467,25 @@ function selectAnswer(questionId, citationIds = [], { openViewer = true } = {}) 
   else if (!first) closeViewer();
 }
 
+/** "answers your question: likely / possibly", from the reader's probability for the quote (the
+ * citation's own, else that of the statement citing it); nothing when the reader did not judge. */
+function answersYourQuestion(citation, response) {
+  if (!citation) return [];
+  let score = citation.answers;
+  if (score == null) {
+    const statement = (response.statements || []).find((item) => item.citation_ids.includes(citation.id));
+    score = statement?.answers_question;
+  }
+  if (score == null) return [];
+  const how = t(score >= LIKELY ? "likely" : "possibly");
+  return [" · ", el("span", {
+    class: "card-answers",
+    dataset: { answers: formatScore(score) },
+    title: t("answersYourQuestionTip", { likely: formatScore(score) }),
+    text: t("answersYourQuestion", { how }),
+  })];
+}
+
 function renderSources(response) {
   const list = $("sources");
   const sources = response.sources || [];
@@ -435,9 +505,10 @@ function renderSources(response) {
       const pages = [...new Set(excerpts.map((item) => item.page))].sort((a, b) => a - b);
       // The heading the quote stands under, as the CLI prints it: "From £100,000 to £499,999:
       // the Director ..." says what it decides only under "4. Approval of Spend".
-      const section = (response.citations || []).find(
+      const cited = (response.citations || []).find(
         (citation) => citation.doc_id === source.doc_id && citation.quote === excerpt?.text,
-      )?.section;
+      );
+      const section = cited?.section;
       const content = [
         el("div", { class: "card-head" },
           sourceIcon(source),
@@ -447,7 +518,8 @@ function renderSources(response) {
           : el("p", { class: "card-meta" },
               el("span", { class: "card-pages", text: pages.map((n) => t("page", { n })).join(", ") }),
               " · ",
-              el("span", { class: "card-relevance", text: t("relevance", { score: formatScore(source.relevance) }) })),
+              el("span", { class: "card-quoted", text: t("quoted") }),
+              ...answersYourQuestion(cited, response)),
         !deleted && excerpt && section ? el("p", { class: "card-section", text: t("underSection", { section }) }) : null,
         !deleted && excerpt ? el("blockquote", { class: "card-excerpt", text: excerpt.text }) : null,
       ];
@@ -635,6 +707,7 @@ async function uploadFile(file) {
     reason.textContent = record.reason || "";
   };
   try {
+    if (file.size === 0) throw new Error(t("fileEmpty"));
     let upload;
     try {
       upload = await api.upload(file);
@@ -667,6 +740,24 @@ async function uploadFile(file) {
   refreshDocuments();
 }
 
+/** Asks before deleting, naming the file and how many certified answers cite it (when the API
+ * says: GET /v1/documents/{id}/citations; without it, the question names the file alone). */
+async function confirmDelete(record) {
+  let count = null;
+  try {
+    const cited = await api.documentCitations(record.doc_id);
+    if (typeof cited?.count === "number") count = cited.count;
+  } catch {
+    count = null; // not offered (404), or unreachable: ask without the count
+  }
+  const name = record.file_name;
+  const message =
+    count === null || count === 0
+      ? t("confirmDelete", { name })
+      : t(count === 1 ? "confirmDeleteCitedOne" : "confirmDeleteCited", { name, count });
+  return window.confirm(message);
+}
+
 async function refreshDocuments() {
   let documents = [];
   try {
@@ -695,6 +786,7 @@ async function refreshDocuments() {
               "aria-label": t("deleteLabel", { name: record.file_name }),
               text: t("delete"),
               onclick: async () => {
+                if (!(await confirmDelete(record))) return;
                 try {
                   await api.deleteDocument(record.doc_id);
                 } catch (error) {

@@ -28,7 +28,15 @@ const LABELS = {
     page: "page {n}",
     pages: "{n} pages",
     onePage: "1 page",
-    relevance: "relevance {score}",
+    quoted: "quoted",
+    answersYourQuestion: "answers your question: {how}",
+    likely: "likely",
+    possibly: "possibly",
+    answersYourQuestionTip: "certiq's reader: {likely} (0 to 1) that this quote answers your question",
+    confirmDelete: "Delete {name}? Its chunks are removed from the index; answers already given keep citing it as a deleted file.",
+    confirmDeleteCited: "Delete {name}? {count} certified answers cite it; they will show it as a deleted file.",
+    confirmDeleteCitedOne: "Delete {name}? 1 certified answer cites it; it will show it as a deleted file.",
+    fileEmpty: "the file is empty",
     underSection: "under \u201c{section}\u201d",
     fileUnavailable: "File unavailable",
     fileUnavailableHint: "This file was deleted after the answer was given.",
@@ -36,6 +44,7 @@ const LABELS = {
     citation: "Citation {id}: {name}, page {page}",
     verified: "Verified",
     unverified: "Unverified",
+    state: { VERIFIED: "VERIFIED", UNVERIFIED: "UNVERIFIED", BLOCKED: "BLOCKED" },
     certificate: "Certificate",
     verifyCertificate: "Verify certificate {id}",
     verifying: "Verifying…",
@@ -119,7 +128,15 @@ const LABELS = {
     page: "page {n}",
     pages: "{n} pages",
     onePage: "1 page",
-    relevance: "pertinence {score}",
+    quoted: "cité",
+    answersYourQuestion: "répond à votre question : {how}",
+    likely: "probablement",
+    possibly: "peut-être",
+    answersYourQuestionTip: "Lecteur de certiq : {likely} (0 à 1) que cette citation réponde à votre question",
+    confirmDelete: "Supprimer {name} ? Ses passages sont retirés de l'index ; les réponses déjà données le citent comme fichier supprimé.",
+    confirmDeleteCited: "Supprimer {name} ? {count} réponses certifiées le citent ; elles l'afficheront comme fichier supprimé.",
+    confirmDeleteCitedOne: "Supprimer {name} ? 1 réponse certifiée le cite ; elle l'affichera comme fichier supprimé.",
+    fileEmpty: "le fichier est vide",
     underSection: "sous \u00ab\u00a0{section}\u00a0\u00bb",
     fileUnavailable: "Fichier indisponible",
     fileUnavailableHint: "Ce fichier a été supprimé après la réponse.",
@@ -127,6 +144,7 @@ const LABELS = {
     citation: "Citation {id} : {name}, page {page}",
     verified: "Vérifié",
     unverified: "Non vérifié",
+    state: { VERIFIED: "VÉRIFIÉ", UNVERIFIED: "NON VÉRIFIÉ", BLOCKED: "BLOQUÉ" },
     certificate: "Certificat",
     verifyCertificate: "Vérifier le certificat {id}",
     verifying: "Vérification…",
@@ -215,6 +233,12 @@ export function t(key, values = {}) {
   const labels = LABELS[current];
   const template = labels[key] ?? LABELS.en[key] ?? key;
   return template.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
+}
+
+/** A statement's render state in words: VERIFIED, UNVERIFIED or BLOCKED, in the page's language. */
+export function stateLabel(state) {
+  const labels = LABELS[language()].state;
+  return labels[state] || state;
 }
 
 export function statusLabel(status) {
