@@ -47,7 +47,7 @@ function authorised(headers) {
   return headers;
 }
 
-async function request(method, path, { json, body, contentType } = {}) {
+async function request(method, path, { json, body, contentType, quiet = false } = {}) {
   const headers = authorised({});
   let payload = body;
   if (json !== undefined) {
@@ -65,7 +65,8 @@ async function request(method, path, { json, body, contentType } = {}) {
     data = { message: text };
   }
   if (!response.ok) {
-    refused(response.status);
+    // quiet: a route the page can go without (a 403 may only mean API Gateway lacks it).
+    if (!quiet) refused(response.status);
     throw new ApiError(response.status, data);
   }
   return data;
@@ -94,6 +95,9 @@ export const api = {
   certificate: (id) => request("GET", `/v1/certificates/${encodeURIComponent(id)}`),
   verifyCertificate: (id) =>
     request("POST", `/v1/certificates/${encodeURIComponent(id)}/verify`),
+  /** The certificate's re-checks, oldest first: the last is the answer's standing now. */
+  certificateRechecks: (id) =>
+    request("GET", `/v1/certificates/${encodeURIComponent(id)}/rechecks`, { quiet: true }),
   uploadTarget: (fileName) =>
     request("POST", `/v1/documents?file_name=${encodeURIComponent(fileName)}`),
   pageUrl: (docId, page) =>

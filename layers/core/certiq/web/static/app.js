@@ -1,6 +1,6 @@
 // The certiq page: a conversation, each answer beside its highlighted sources.
 import { api, ApiError, auth, sendToTarget, sleep, TERMINAL, DOCUMENT_DONE } from "./api.js";
-import { labelIn, language, setLanguage, stateLabel, statusLabel, t, translatePage } from "./i18n.js";
+import { labelIn, language, setLanguage, standingLabel, stateLabel, statusLabel, t, translatePage } from "./i18n.js";
 
 const POLL_MS = 300;
 // The reader's probability from which a quote "likely" answers the question (else "possibly").
@@ -404,14 +404,102 @@ function differencesFromShown(response, question, certificate) {
   return differences;
 }
 
+// The answer's standing since it was sealed: the last of its certificate's re-checks, once per
+// certificate (forgotten when the badge is clicked or a document is deleted or indexed). null
+// when it was never re-checked, or the route is not offered or fails: the badge says no more.
+const standings = new Map();
+
+function certificateStanding(certificateId) {
+  if (!standings.has(certificateId)) {
+    standings.set(
+      certificateId,
+      api.certificateRechecks(certificateId).then(
+        (rechecks) => (Array.isArray(rechecks) && rechecks.length ? rechecks[rechecks.length - 1] : null),
+        () => null,
+      ),
+    );
+  }
+  return standings.get(certificateId);
+}
+
+function formatCheckedAt(value) {
+  const date = new Date(value);
+  if (!value || Number.isNaN(date.getTime())) return value || "";
+  try {
+    return new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" }).format(date);
+  } catch {
+    return date.toISOString();
+  }
+}
+
+function warningIcon() {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("class", "standing-icon");
+  svg.setAttribute("aria-hidden", "true");
+  svg.innerHTML =
+    '<path d="M8 1.5 15 14H1z" fill="currentColor" opacity=".18" stroke="currentColor" stroke-linejoin="round"/>' +
+    '<path d="M8 6v4" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/>' +
+    '<circle cx="8" cy="12" r=".9" fill="currentColor"/>';
+  return svg;
+}
+
+/** Shows a re-check on node: a quiet line when CURRENT, else a warning in words and colour. */
+function showStanding(node, recheck) {
+  node.replaceChildren();
+  node.removeAttribute("title");
+  if (!recheck || !recheck.standing) {
+    node.hidden = true;
+    node.className = "certificate-standing";
+    delete node.dataset.standing;
+    return;
+  }
+  const standing = recheck.standing;
+  const date = formatCheckedAt(recheck.checked_at);
+  node.hidden = false;
+  node.dataset.standing = standing;
+  node.dataset.checkedAt = recheck.checked_at || "";
+  if (standing === "CURRENT") {
+    node.className = "certificate-standing standing-current";
+    node.textContent = t("standingCurrent", { date });
+    node.title = t("standingTip");
+    return;
+  }
+  node.className = `certificate-standing standing-warning standing-${standing.toLowerCase()}`;
+  const notes = (recheck.findings || [])
+    .filter((finding) => finding.standing !== "CURRENT" && finding.note)
+    .map((finding) => `${finding.file_name}, p. ${finding.page}: ${finding.note}`);
+  node.title = [t("standingTip"), ...notes].join("\n");
+  node.append(
+    warningIcon(),
+    el("strong", { class: "standing-label", text: standingLabel(standing) }),
+    " ",
+    el("span", { class: "standing-summary", text: recheck.summary || "" }),
+    " ",
+    el("span", { class: "standing-date", text: `(${t("standingChecked", { date })})` }),
+  );
+}
+
 function renderCertificate(turn, response) {
   const certificateId = response.certificate_id;
   const result = el("span", { class: "certificate-result", role: "status", "aria-live": "polite" });
+  const standing = el("p", {
+    class: "certificate-standing",
+    role: "status",
+    "aria-live": "polite",
+    hidden: true,
+    dataset: { certificate: certificateId },
+  });
   const run = async (fresh) => {
     badge.disabled = true;
     result.className = "certificate-result";
     result.textContent = t("verifying");
-    if (fresh) certificateChecks.clear();
+    if (fresh) {
+      certificateChecks.clear();
+      standings.delete(certificateId);
+    }
+    // The standing comes on its own: never held up by, nor holding up, the certificate's check.
+    certificateStanding(certificateId).then((recheck) => showStanding(standing, recheck));
     try {
       const { check, differences } = await checkCertificate(certificateId, response, turn.question);
       const matches = differences.length === 0;
@@ -436,7 +524,7 @@ function renderCertificate(turn, response) {
   }, sealIcon(), `${t("certificate")} ${certificateId.slice(0, 13)}…`);
   // Checked as soon as it is shown: the badge speaks for the answer on screen.
   run(false);
-  return el("div", { class: "certificate" }, badge, result);
+  return el("div", { class: "certificate" }, badge, result, standing);
 }
 
 // --- sources and the page viewer ---------------------------------------------------------------
@@ -732,6 +820,7 @@ async function uploadFile(file) {
       show(record);
       if (DOCUMENT_DONE.has(record.status)) break;
     }
+    standings.clear(); // a new version re-checks the answers citing it: ask again when shown
   } catch (error) {
     status.textContent = statusLabel("FAILED");
     item.dataset.status = "FAILED";
@@ -792,6 +881,7 @@ async function refreshDocuments() {
                 } catch (error) {
                   showStatus(t("error", { message: error.message }));
                 }
+                standings.clear(); // its answers were re-checked: SOURCE_DELETED
                 await refreshDocuments();
                 await refreshConversation();
               },

@@ -52,6 +52,11 @@ const LABELS = {
     certificateInvalid: "Certificate invalid: {field} changed",
     certificateMismatch: "Not what was certified: {what} differs from the sealed certificate",
     certificateError: "Could not verify: {message}",
+    standingCurrent: "Sources unchanged, checked {date}",
+    standingChecked: "last checked {date}",
+    standingTip: "Re-checked against the documents as they are now",
+    standing: { CHANGED: "SOURCE CHANGED", STALE: "OUT OF DATE", SOURCE_DELETED: "SOURCE DELETED" },
+    standingOther: "RE-CHECKED",
     noAnswer: "No answer.",
     quotedOffline: "Quoted offline: Verified means each sentence is the documents' own words. Whether it answers your question is for you to judge.",
     answersQuestion: "answers: {likely}",
@@ -152,6 +157,11 @@ const LABELS = {
     certificateInvalid: "Certificat invalide : {field} a changé",
     certificateMismatch: "Ce n’est pas ce qui a été certifié : {what} diffère du certificat scellé",
     certificateError: "Vérification impossible : {message}",
+    standingCurrent: "Sources inchangées, vérifiées le {date}",
+    standingChecked: "dernière vérification le {date}",
+    standingTip: "Vérifiée à nouveau sur les documents tels qu’ils sont aujourd’hui",
+    standing: { CHANGED: "SOURCE MODIFIÉE", STALE: "PÉRIMÉE", SOURCE_DELETED: "SOURCE SUPPRIMÉE" },
+    standingOther: "REVÉRIFIÉE",
     noAnswer: "Pas de réponse.",
     quotedOffline: "Cité hors ligne : « Vérifié » signifie que chaque phrase est le texte même des documents. Si elle répond à votre question, c'est à vous d'en juger.",
     answersQuestion: "répond : {likely}",
@@ -239,6 +249,11 @@ export function t(key, values = {}) {
 export function stateLabel(state) {
   const labels = LABELS[language()].state;
   return labels[state] || state;
+}
+
+/** An answer's standing since it was sealed (CHANGED, STALE, SOURCE_DELETED), as a label. */
+export function standingLabel(standing) {
+  return LABELS[current].standing[standing] ?? LABELS.en.standing[standing] ?? t("standingOther");
 }
 
 export function statusLabel(status) {
