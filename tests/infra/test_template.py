@@ -26,7 +26,9 @@ ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "template.yaml"
 
 # The product's functions: functions/<name>/app.py, logical id <CamelName>Function.
-FUNCTIONS = [*STEP_NAMES, "ingest", "api"]
+FUNCTIONS = [*STEP_NAMES, "ingest", "api", "recheck"]
+# The functions that run no single step of the state machine.
+NOT_STEPS = {"ingest", "api", "recheck"}
 
 # CloudWatch Logs actions Step Functions needs for vended log delivery. They do not support
 # resource-level permissions, so AWS documents "Resource": "*" for them; nothing else may use it.
@@ -48,6 +50,9 @@ UNSCOPED_ACTIONS = LOG_DELIVERY_ACTIONS | TEXTRACT_ACTIONS
 ALLOWED_MANAGED_POLICIES = {
     "arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole",
     "arn:aws:iam::aws:policy/AWSXrayWriteOnlyAccess",
+    # For an SQS event source (the recheck queue): receive, delete and read the attributes of
+    # messages, what the event source mapping polls with.
+    "arn:aws:iam::aws:policy/service-role/AWSLambdaSQSQueueExecutionRole",
 }
 
 
@@ -244,7 +249,7 @@ def test_function_environment_only_names_settings_variables(
 # What each function's step (certiq.steps.<name>, or the handler's own code) uses. Each function's
 # environment names exactly these, and its Policies reach each resource among them.
 USES: dict[str, set[str]] = {
-    "ingest": {"bucket", "documents", "index"},
+    "ingest": {"bucket", "documents", "index", "certificates", "rechecks"},
     "validate": {"questions", "documents"},
     "redact": {"questions", "documents", "models"},
     "translate": {"models"},
@@ -255,7 +260,18 @@ USES: dict[str, set[str]] = {
     "guard_answer": {"documents", "models"},
     "persist": {"questions", "certificates", "documents", "answers", "signer", "models"},
     "record_failure": {"questions", "documents"},
-    "api": {"questions", "certificates", "documents", "bucket", "index", "signer", "models"},
+    "api": {
+        "questions",
+        "certificates",
+        "documents",
+        "bucket",
+        "index",
+        "signer",
+        "models",
+        "rechecks",
+    },
+    # certiq.runtime.recheck_queue over certiq.trust.rechecks.recheck_requested.
+    "recheck": {"certificates", "documents", "index", "signer"},
 }
 VARIABLES = {
     "questions": {"CERTIQ_AWS__QUESTIONS_TABLE", "CERTIQ_AWS__QUESTION_RETENTION_DAYS"},
@@ -265,6 +281,7 @@ VARIABLES = {
     "signer": {"CERTIQ_AWS__KMS_KEY_ID"},
     "bucket": {"CERTIQ_AWS__BUCKET"},
     "index": {"CERTIQ_OPENSEARCH__ENDPOINT"},
+    "rechecks": {"CERTIQ_AWS__RECHECK_QUEUE_URL"},
     "models": {
         "CERTIQ_ANSWER__PROVIDERS",
         "CERTIQ_LLM__PROVIDER",
@@ -280,6 +297,7 @@ POLICY_TARGETS = {
     "signer": '{"Fn::GetAtt": ["CertificateKey", "Arn"]}',
     "bucket": "-documents",
     "index": '{"Ref": "SearchDomain"}',
+    "rechecks": '{"Fn::GetAtt": ["RecheckQueue", "QueueName"]}',
 }
 EVERY_FUNCTION = {"CERTIQ_RUNTIME", "CERTIQ_AWS__REGION"}
 # Variables one function alone needs, beyond its uses above.
@@ -302,6 +320,7 @@ DEPS_USES = {
     "name_finder": "models",
     "rewriter": "models",
     "claim_splitter": "models",
+    "rechecks": "rechecks",
 }
 
 
@@ -330,7 +349,7 @@ def test_a_function_gets_the_settings_and_permissions_its_step_uses_and_no_other
     assert missing == []
 
 
-@pytest.mark.parametrize("name", sorted(set(FUNCTIONS) - {"ingest", "api"}))
+@pytest.mark.parametrize("name", sorted(set(FUNCTIONS) - NOT_STEPS))
 def test_the_uses_named_for_a_step_cover_what_its_code_reads(name: str) -> None:
     # GIVEN the Deps fields the step's module reads
     module = ast.parse((ROOT / "layers/core/certiq/steps" / f"{name}.py").read_text("utf-8"))
@@ -528,7 +547,8 @@ def test_certificate_key_signs_asymmetrically_and_only_the_account_administers_i
     # AND its key policy names only the account root as principal, never "*"
     principals = [s["Principal"] for s in key["KeyPolicy"]["Statement"]]
     assert principals == [{"AWS": {"Fn::Sub": "arn:${AWS::Partition}:iam::${AWS::AccountId}:root"}}]
-    # AND functions reach it only through Sign (the sealing function alone) and GetPublicKey,
+    # AND functions reach it only through Sign (the sealing and re-checking functions alone) and
+    # GetPublicKey,
     # scoped to its ARN
     grants = {
         name: statement
@@ -543,7 +563,10 @@ def test_certificate_key_signs_asymmetrically_and_only_the_account_administers_i
     for name, statement in grants.items():
         assert statement["Action"] in ("kms:Sign", "kms:GetPublicKey")
         assert statement["Resource"] == {"Fn::GetAtt": ["CertificateKey", "Arn"]}
-        assert (statement["Action"] == "kms:Sign") == (name == "PersistFunction")
+        # (the recheck function signs each re-check record it appends)
+        assert (statement["Action"] == "kms:Sign") == (
+            name in {"PersistFunction", "RecheckFunction"}
+        )
 
 
 def test_certificates_are_archived_in_a_compliance_mode_object_lock_bucket(
@@ -858,6 +881,50 @@ def test_failed_ingestions_and_executions_are_queued_and_alarmed(
     assert '"IngestDeadLetterQueue", "QueueName"' in watched
     assert '"MetricName": "ExecutionsFailed"' in watched
     assert all(alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}] for alarm in alarms.values())
+
+
+def test_rechecks_are_queued_with_a_dead_letter_queue_and_consumed_in_partial_batches(
+    template: dict[str, Any], transformed: dict[str, Any]
+) -> None:
+    # GIVEN the recheck queue, its dead-letter queue and the recheck function
+    resources = template["Resources"]
+    queue = resources["RecheckQueue"]["Properties"]
+    function = resources["RecheckFunction"]["Properties"]
+    timeout = function.get("Timeout", template["Globals"]["Function"]["Timeout"])
+    # THEN both queues are encrypted, and a message that keeps failing moves to the dead letters
+    assert queue["SqsManagedSseEnabled"] is True
+    assert resources["RecheckDeadLetterQueue"]["Properties"]["SqsManagedSseEnabled"] is True
+    assert queue["RedrivePolicy"]["deadLetterTargetArn"] == {
+        "Fn::GetAtt": ["RecheckDeadLetterQueue", "Arn"]
+    }
+    assert queue["RedrivePolicy"]["maxReceiveCount"] >= 2
+    # AND a message stays hidden longer than a batch holding it can run
+    assert queue["VisibilityTimeout"] > timeout
+    # AND the function consumes the queue, answering with the messages that failed
+    (event,) = function["Events"].values()
+    assert event["Type"] == "SQS"
+    assert event["Properties"]["Queue"] == {"Fn::GetAtt": ["RecheckQueue", "Arn"]}
+    assert event["Properties"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    mappings = [
+        r["Properties"]
+        for r in transformed["Resources"].values()
+        if r["Type"] == "AWS::Lambda::EventSourceMapping"
+    ]
+    assert [m["FunctionResponseTypes"] for m in mappings] == [["ReportBatchItemFailures"]]
+    # AND only the functions that change documents may send to it, through the policy template
+    senders = sorted(
+        name
+        for name, resource in resources.items()
+        if resource["Type"] == "AWS::Serverless::Function"
+        and "SQSSendMessagePolicy" in json.dumps(resource["Properties"].get("Policies", []))
+    )
+    assert senders == ["ApiFunction", "IngestFunction"]
+    # AND the dead letters are alarmed on the topic
+    alarm = resources["RecheckFailuresAlarm"]["Properties"]
+    assert alarm["Dimensions"] == [
+        {"Name": "QueueName", "Value": {"Fn::GetAtt": ["RecheckDeadLetterQueue", "QueueName"]}}
+    ]
+    assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}]
 
 
 def test_outputs_name_what_clients_need(template: dict[str, Any]) -> None:

@@ -483,6 +483,32 @@ def create_tables(dynamodb: DynamoDBClient, resolve: Resolver) -> None:
             )
 
 
+def create_recheck_queues(sqs: Any, refs: dict[str, str], attributes: dict[str, str]) -> None:
+    """The recheck queue and its dead-letter queue, with template.yaml's attributes."""
+    for logical_id in ("RecheckDeadLetterQueue", "RecheckQueue"):
+        properties = RESOURCES[logical_id]["Properties"]
+        queue_attributes = {
+            "MessageRetentionPeriod": str(properties["MessageRetentionPeriod"]),
+            "SqsManagedSseEnabled": str(properties["SqsManagedSseEnabled"]).lower(),
+        }
+        if "VisibilityTimeout" in properties:
+            queue_attributes["VisibilityTimeout"] = str(properties["VisibilityTimeout"])
+        if "RedrivePolicy" in properties:
+            redrive = properties["RedrivePolicy"]
+            target = redrive["deadLetterTargetArn"]["Fn::GetAtt"]
+            queue_attributes["RedrivePolicy"] = json.dumps(
+                {
+                    "deadLetterTargetArn": attributes[".".join(target)],
+                    "maxReceiveCount": redrive["maxReceiveCount"],
+                }
+            )
+        name = f"{STACK}-{logical_id}"
+        url = sqs.create_queue(QueueName=name, Attributes=queue_attributes)["QueueUrl"]
+        refs[logical_id] = url
+        attributes[f"{logical_id}.Arn"] = f"arn:aws:sqs:{REGION}:{ACCOUNT}:{name}"
+        attributes[f"{logical_id}.QueueName"] = name
+
+
 def code_zip(code_dir: Path) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
@@ -538,6 +564,7 @@ def stack(opensearch_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
                 },
             },
         )
+        create_recheck_queues(boto3.client("sqs", region_name=REGION), refs, attributes)
         resolve = Resolver(refs, attributes)
         bucket = resolve(RESOURCES["DocumentsBucket"]["Properties"]["BucketName"])
         refs["DocumentsBucket"] = bucket

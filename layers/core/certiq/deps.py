@@ -21,6 +21,7 @@ from certiq.ports import (
     OcrEngine,
     QueryRewriter,
     QuestionStore,
+    RecheckQueue,
     RelevanceScorer,
     SearchIndex,
     Signer,
@@ -56,3 +57,6 @@ class Deps:
     ocr: OcrEngine | None = None  # None: pages without a text layer are skipped, saying so
     injection: InjectionScreen | None = None  # None: the pattern lists alone refuse attempts
     relevance: RelevanceScorer | None = None  # None: evidence sentences by the hand-set score
+    # None: the certificates citing a changed document are re-checked at once, in the process
+    # that changed it (local); in AWS a queue carries them to the recheck function.
+    rechecks: RecheckQueue | None = None

@@ -16,7 +16,7 @@ from certiq.config import AwsSettings, Settings
 from certiq.deps import Deps
 from certiq.errors import ConfigurationError
 from certiq.lazy import lazy
-from certiq.ports import CertificateArchive, SearchIndex, VerifiedAnswerStore
+from certiq.ports import CertificateArchive, RecheckQueue, SearchIndex, VerifiedAnswerStore
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -32,6 +32,19 @@ def _certificate_archive(aws: AwsSettings) -> CertificateArchive | None:
     return lazy(
         lambda: S3CertificateArchive(
             boto3.client("s3", region_name=aws.region), aws.certificate_archive_bucket
+        )
+    )
+
+
+def _recheck_queue(aws: AwsSettings) -> RecheckQueue:
+    import boto3
+
+    from certiq.adapters.aws.sqs_rechecks import SqsRecheckQueue
+
+    return lazy(
+        lambda: SqsRecheckQueue(
+            boto3.client("sqs", region_name=aws.region),
+            _needed(aws.recheck_queue_url, "RECHECK_QUEUE_URL"),
         )
     )
 
@@ -92,6 +105,9 @@ def aws_deps(settings: Settings) -> Deps:
             )
         ),
         archive=_certificate_archive(aws),
+        # A changed document's certificates are re-checked by the recheck function, one queued
+        # message each, never inside the ingest or API function that changed it.
+        rechecks=_recheck_queue(aws),
         clock=clock,
         metrics=PowertoolsMetrics(),
         embedder=embedder,

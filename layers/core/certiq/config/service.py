@@ -57,6 +57,11 @@ class AwsSettings(Group):
         default="", description="DynamoDB table of the ingest function's idempotency records"
     )
     answers_table: str = Field(default="", description="verified answers a question may reuse")
+    recheck_queue_url: str = Field(
+        default="",
+        description="SQS queue of certificate re-checks: a document indexed anew or deleted"
+        " queues one message per certificate citing it, which the recheck function runs",
+    )
     certificate_archive_bucket: str = Field(
         default="",
         description="S3 bucket with Object Lock (compliance mode) that keeps a copy of every"

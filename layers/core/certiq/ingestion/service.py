@@ -29,6 +29,7 @@ from certiq.models import (
     DocumentStatus,
     DoubtfulPage,
     OcrPage,
+    RecheckRequest,
     SkippedPage,
     SourceRef,
 )
@@ -287,11 +288,35 @@ def remove(
 
 
 def recheck_citing_certificates(record: DocumentRecord, deps: Deps) -> None:
-    """Re-checks every certificate citing the document, now INDEXED anew or DELETED: locally,
-    synchronously (in AWS a queue would carry it; not yet). A failure is logged, never raised:
-    the document's ingestion or removal stands whatever its certificates' re-checks do."""
-    if deps.settings.runtime != "local":
+    """Re-checks every certificate citing the document, now INDEXED anew or DELETED: with a
+    queue (deps.rechecks, AWS), one message per certificate for the recheck function; without
+    one (local), synchronously. A failure is logged, never raised: the document's ingestion or
+    removal stands whatever its certificates' re-checks do."""
+    if deps.rechecks is None:
+        _recheck_now(record, deps)
         return
+    try:
+        requested_at = deps.clock.now()
+        requests = [
+            RecheckRequest(
+                tenant=record.tenant,
+                certificate_id=certificate_id,
+                doc_id=record.doc_id,
+                requested_at=requested_at,
+            )
+            for certificate_id in deps.certificates.citing(record.tenant, record.doc_id)
+        ]
+        if requests:
+            deps.rechecks.submit(requests)
+    except Exception:
+        logger.exception(
+            "queueing the re-checks of the certificates citing %s failed", record.doc_id
+        )
+        return
+    logger.info("queued %d re-checks of certificates citing %s", len(requests), record.doc_id)
+
+
+def _recheck_now(record: DocumentRecord, deps: Deps) -> None:
     from certiq.trust.rechecks import recheck_citing
 
     try:

@@ -83,6 +83,7 @@ from certiq.models.rechecks import (
     QuoteFinding,
     Recheck,
     RecheckCheck,
+    RecheckRequest,
     Standing,
 )
 
@@ -130,6 +131,7 @@ __all__ = [
     "QuoteFinding",
     "Recheck",
     "RecheckCheck",
+    "RecheckRequest",
     "Redaction",
     "RelatedPassage",
     "RenderState",

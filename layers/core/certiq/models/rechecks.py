@@ -107,3 +107,16 @@ class DocumentCitations(Contract):
     doc_id: str
     certificates: list[str] = Field(description="certificate ids, oldest first")
     count: int = Field(ge=0)
+
+
+class RecheckRequest(Contract):
+    """A re-check to run: one certificate, because a document it cites changed (the message the
+    recheck queue carries, one per certificate)."""
+
+    tenant: str
+    certificate_id: str
+    doc_id: str = Field(description="the cited document that was indexed anew or deleted")
+    requested_at: datetime = Field(
+        description="when the change was seen: a re-check of the certificate at or after it"
+        " already reflects the change, so a repeated message is skipped"
+    )

@@ -10,7 +10,7 @@ each family lives in a module of its own:
   and inspect questions;
 - verification: claim support, verifiers and the claim splitter;
 - signing: certificate signatures and presigned uploads;
-- operations: the clock, metrics, the orchestrator and the URL checker;
+- operations: the clock, metrics, the orchestrator, the re-check queue and the URL checker;
 - ocr: OCR engines and the words they read.
 """
 
@@ -36,6 +36,7 @@ from certiq.ports.operations import (
     MetricsSink,
     MetricUnit,
     Orchestrator,
+    RecheckQueue,
     UrlChecker,
     UrlVerdict,
 )
@@ -76,6 +77,7 @@ __all__ = [
     "QueryRewriter",
     "QuestionStore",
     "RankingIndex",
+    "RecheckQueue",
     "RelevanceScorer",
     "SearchIndex",
     "Signer",

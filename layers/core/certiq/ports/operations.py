@@ -1,14 +1,15 @@
 """Ports of the runtime around the domain: the clock, operational metrics, the orchestrator that
-runs the answer state machine, and the URL checker (the SSRF guard)."""
+runs the answer state machine, the queue of certificate re-checks, and the URL checker (the
+SSRF guard)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
 
-from certiq.models import QuestionState
+from certiq.models import QuestionState, RecheckRequest
 
 
 class Clock(Protocol):
@@ -41,6 +42,16 @@ class Orchestrator(Protocol):
 
     def start(self, state: QuestionState) -> str:
         """Starts an execution for the question and returns its id without waiting."""
+        ...
+
+
+class RecheckQueue(Protocol):
+    """Carries re-checks of certificates to a worker that runs them (SQS and the recheck
+    function in AWS), so a document cited by thousands of certificates is not re-checked inside
+    the process that changed it. Locally there is none: they run at once (Deps.rechecks)."""
+
+    def submit(self, requests: Sequence[RecheckRequest]) -> None:
+        """Queues every request, one message each; raises when any could not be queued."""
         ...
 
 

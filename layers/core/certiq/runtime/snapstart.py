@@ -37,6 +37,7 @@ CLIENT_FIELDS = (
     "signer",
     "archive",
     "index",
+    "rechecks",
 )
 
 

@@ -20,6 +20,7 @@ from certiq.models import (
     DocumentStatus,
     Recheck,
     RecheckCheck,
+    RecheckRequest,
     chunk_id,
 )
 from certiq.ports import CertificateStore, Clock, DocumentStore, SearchIndex, Signer, Verifier
@@ -177,3 +178,16 @@ def recheck_citing(deps: Deps, tenant: str, doc_id: str) -> list[Recheck | Excep
         except Exception as error:  # one certificate's failure must not stop the others
             outcomes.append(error)
     return outcomes
+
+
+def recheck_requested(deps: Deps, request: RecheckRequest) -> Recheck | None:
+    """Runs one queued re-check (the recheck function's work); None when there is nothing to do:
+    the certificate is not the tenant's, or it was re-checked at or after ``requested_at`` (a
+    message delivered again, or a change an on-demand re-check already saw)."""
+    certificate = deps.certificates.get(request.certificate_id)
+    if certificate is None or certificate.tenant != request.tenant:
+        return None
+    done = deps.certificates.rechecks(certificate.certificate_id)
+    if done and done[-1].checked_at >= request.requested_at:
+        return None
+    return recheck_with(deps, certificate)
