@@ -141,3 +141,28 @@ def test_a_deleted_document_queues_the_re_checks_of_its_certificates(indexed: St
     certificates = DynamoCertificateStore(stack.dynamodb, stack.table("CertificatesTable"))
     (recheck,) = certificates.rechecks(certificate_id)
     assert recheck.standing is Standing.SOURCE_DELETED
+
+
+def test_a_recheck_asked_through_the_api_is_queued_and_run_by_the_recheck_function(
+    indexed: Stack,
+) -> None:
+    stack = indexed
+    # GIVEN a certificate citing the policy document, its source unchanged
+    question_id = ask(stack)
+    assert stack.finish(question_id) == "SUCCEEDED"
+    _, view = stack.api("GET", f"/v1/questions/{question_id}")
+    certificate_id = view["response"]["certificate_id"]
+
+    # WHEN a re-check is asked for through the API (whose function neither signs nor searches)
+    status, queued = stack.api("POST", f"/v1/certificates/{certificate_id}/recheck")
+
+    # THEN it is accepted and queued, saying where its record will be
+    assert status == 202 and queued["certificate_id"] == certificate_id
+    assert queued["rechecks_url"] == f"/v1/certificates/{certificate_id}/rechecks"
+    (message,) = receive_all(stack)
+    assert json.loads(message["Body"])["doc_id"] == ""
+
+    # AND the recheck function signs it: the source is unchanged, so the answer is CURRENT
+    assert stack.invoke("RecheckFunction", sqs_event([message])) == {"batchItemFailures": []}
+    status, listed = stack.api("GET", f"/v1/certificates/{certificate_id}/rechecks")
+    assert status == 200 and [record["standing"] for record in listed] == ["CURRENT"]

@@ -3,12 +3,21 @@ certificates that cite a document, and the public key that checks them anywhere.
 
 from __future__ import annotations
 
+from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
 
-from certiq.api.responses import new_router, ok
+from certiq.api.responses import ERRORS, JSON, answers, new_router, ok
 from certiq.deps import Deps
-from certiq.models import Certificate, CertificateCheck, DocumentCitations, Recheck, SigningKey
+from certiq.models import (
+    Certificate,
+    CertificateCheck,
+    DocumentCitations,
+    Recheck,
+    RecheckQueued,
+    RecheckRequest,
+    SigningKey,
+)
 from certiq.trust.certificate import check
 
 
@@ -27,12 +36,33 @@ def certificates_router(deps: Deps) -> Router:
 
     @router.post(
         "/v1/certificates/<certificate_id>/recheck",
-        responses=ok("the new re-check: the answer's standing against the documents now"),
+        responses={
+            200: answers(Recheck, "the new re-check: the answer's standing against the documents"),
+            202: answers(RecheckQueued, "queued (AWS): the recheck function signs it shortly"),
+            **ERRORS,
+        },
     )
-    def recheck_certificate(certificate_id: str) -> Recheck:
+    def recheck_certificate(certificate_id: str) -> Response[Recheck | RecheckQueued]:
         from certiq.trust.rechecks import recheck_with
 
-        return recheck_with(deps, _certificate(deps, certificate_id))
+        certificate = _certificate(deps, certificate_id)
+        if deps.rechecks is None:  # locally: at once
+            done = recheck_with(deps, certificate)
+            return Response(status_code=200, content_type=JSON, body=done)
+        # In AWS the API function neither signs nor reads the index: the recheck function does.
+        request = RecheckRequest(
+            tenant=certificate.tenant,
+            certificate_id=certificate.certificate_id,
+            doc_id="",
+            requested_at=deps.clock.now(),
+        )
+        deps.rechecks.submit([request])
+        queued = RecheckQueued(
+            certificate_id=certificate.certificate_id,
+            requested_at=request.requested_at,
+            rechecks_url=f"/v1/certificates/{certificate.certificate_id}/rechecks",
+        )
+        return Response(status_code=202, content_type=JSON, body=queued)
 
     @router.get(
         "/v1/certificates/<certificate_id>/rechecks",

@@ -83,6 +83,7 @@ from certiq.models.rechecks import (
     QuoteFinding,
     Recheck,
     RecheckCheck,
+    RecheckQueued,
     RecheckRequest,
     Standing,
 )
@@ -131,6 +132,7 @@ __all__ = [
     "QuoteFinding",
     "Recheck",
     "RecheckCheck",
+    "RecheckQueued",
     "RecheckRequest",
     "Redaction",
     "RelatedPassage",

@@ -10,7 +10,7 @@ from certiq.models.answers import QAResponse, QuestionRecord, QuestionState, Que
 from certiq.models.base import Contract
 from certiq.models.certificates import Certificate, CertificateCheck
 from certiq.models.documents import Chunk, DocumentRecord, RetrievalMode
-from certiq.models.rechecks import DocumentCitations, Recheck
+from certiq.models.rechecks import DocumentCitations, Recheck, RecheckQueued
 
 
 class Capabilities(Contract):
@@ -120,4 +120,5 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "ApiError": ApiError,
     "Recheck": Recheck,
     "DocumentCitations": DocumentCitations,
+    "RecheckQueued": RecheckQueued,
 }

@@ -115,8 +115,20 @@ class RecheckRequest(Contract):
 
     tenant: str
     certificate_id: str
-    doc_id: str = Field(description="the cited document that was indexed anew or deleted")
+    doc_id: str = Field(
+        description="the cited document that was indexed anew or deleted; empty: asked for on"
+        " demand (POST /v1/certificates/{id}/recheck)"
+    )
     requested_at: datetime = Field(
         description="when the change was seen: a re-check of the certificate at or after it"
         " already reflects the change, so a repeated message is skipped"
     )
+
+
+class RecheckQueued(Contract):
+    """A re-check asked for through the API where re-checks run off a queue (AWS): the recheck
+    function signs it shortly; its record then heads ``rechecks_url``."""
+
+    certificate_id: str
+    requested_at: datetime
+    rechecks_url: str = Field(description="GET it for the certificate's re-checks, newest last")
