@@ -5,12 +5,15 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from datetime import timedelta
+from typing import Any, cast
 
 import pytest
 
+from certiq.adapters.aws.dynamodb_stores import DynamoCertificateStore
 from certiq.errors import AlreadyExists
 from certiq.models import Certificate, CertifiedDocument, Recheck, Standing
 from certiq.ports import CertificateStore
+from tests.contract.conftest import Aws
 from tests.fakes import EPOCH, make_certificate
 
 
@@ -214,3 +217,70 @@ def test_citing_lists_the_tenants_certificates_that_cite_a_document(
     assert certificate_store.citing("tenant-a", "doc-2") == ["cert-1"]
     assert certificate_store.citing("tenant-a", "doc-9") == []
     assert certificate_store.citing("other", "doc-1") == ["cert-x"]
+
+
+def test_a_certificate_citing_several_documents_is_listed_under_each(
+    certificate_store: CertificateStore,
+) -> None:
+    # GIVEN a certificate citing doc-1 and doc-2 (doc-1 twice, in two versions), and another
+    # tenant's certificate citing the same documents
+    def citing_both(certificate_id: str, tenant: str) -> Certificate:
+        documents = [
+            CertifiedDocument(doc_id=d, file_name=f"{d}.pdf", sha256="a" * 64, version=v)
+            for d, v in [("doc-1", "v1"), ("doc-2", "v1"), ("doc-1", "v2")]
+        ]
+        return make_certificate(certificate_id).model_copy(
+            update={"tenant": tenant, "documents": documents}
+        )
+
+    stored = store(certificate_store, citing_both("cert-1", "tenant-a"))
+    store(certificate_store, citing_both("cert-x", "other"))
+
+    # WHEN the certificates citing each document are asked for / THEN the certificate is listed
+    # under each, once, and the other tenant's only under that tenant
+    assert certificate_store.citing("tenant-a", "doc-1") == ["cert-1"]
+    assert certificate_store.citing("tenant-a", "doc-2") == ["cert-1"]
+    assert certificate_store.citing("other", "doc-2") == ["cert-x"]
+    # AND what records the citations is never mistaken for a certificate or a re-check
+    assert certificate_store.get("cert-1") == stored
+    assert certificate_store.get("cert-1#cites#doc-1") is None
+    assert certificate_store.rechecks("cert-1") == []
+    assert [c.certificate_id for c in certificate_store.history("tenant-a")] == ["cert-1"]
+
+
+def test_a_refused_duplicate_adds_no_citations(certificate_store: CertificateStore) -> None:
+    # GIVEN a stored certificate citing doc-1
+    store(certificate_store, make_certificate("cert-1"))
+    cited = make_certificate("cert-1").documents[0].doc_id
+    forged = make_certificate("cert-1").model_copy(
+        update={
+            "documents": [
+                CertifiedDocument(doc_id="doc-9", file_name="d.pdf", sha256="b" * 64, version="v1")
+            ]
+        }
+    )
+    # WHEN a certificate with the same id but other documents is appended / THEN it is refused
+    with pytest.raises(AlreadyExists):
+        store(certificate_store, forged)
+    # AND the citations are the first one's
+    assert certificate_store.citing("tenant-a", cited) == ["cert-1"]
+    assert certificate_store.citing("tenant-a", "doc-9") == []
+
+
+def test_dynamodb_citing_queries_the_citation_index_and_never_scans(aws: Aws) -> None:
+    # GIVEN the DynamoDB store over a client that records its calls
+    calls: list[str] = []
+
+    class Recording:
+        def __getattr__(self, name: str) -> Any:
+            calls.append(name)
+            return getattr(aws.dynamodb, name)
+
+    certificates = DynamoCertificateStore(cast(Any, Recording()), aws.tables["certificates"])
+    store(certificates, make_certificate("cert-1"))
+    cited = make_certificate("cert-1").documents[0].doc_id
+    calls.clear()
+
+    # WHEN the certificates citing a document are listed / THEN one query answers, no scan
+    assert certificates.citing("tenant-a", cited) == ["cert-1"]
+    assert calls == ["query"]

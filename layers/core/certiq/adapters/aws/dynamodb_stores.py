@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from botocore.exceptions import ClientError
 
 from certiq.adapters.aws._errors import error_code, transient_errors
+from certiq.adapters.aws.certificate_citations import CITED_BY, citing, put_with_citations
 from certiq.adapters.aws.tables import CONVERSATION_INDEX
 from certiq.errors import AlreadyExists, NotFound, StaleEvent
 from certiq.ingestion.sequencer import sequencer_key
@@ -326,7 +327,9 @@ class DynamoCertificateStore:
 
     The put is conditional on the id being free, so a stored certificate is never overwritten.
     Re-checks are items of the same table (RECHECK_OF), written under the same condition, so
-    two re-checks of one certificate can never take the same place in its chain.
+    two re-checks of one certificate can never take the same place in its chain. Citation items
+    (certificate_citations.CITED_BY), one per cited document, are written in the same
+    transaction as the certificate.
     """
 
     def __init__(self, client: DynamoDBClient, table_name: str) -> None:
@@ -344,19 +347,7 @@ class DynamoCertificateStore:
             "created_at": _s(_age_key(certificate.created_at)),
             "body": _s(certificate.model_dump_json()),
         }
-        with transient_errors("DynamoDB PutItem"):
-            try:
-                self._ddb.put_item(
-                    TableName=self.table_name,
-                    Item=item,
-                    ConditionExpression="attribute_not_exists(certificate_id)",
-                )
-            except ClientError as error:
-                if error_code(error) == CONDITION_FAILED:
-                    raise AlreadyExists(
-                        f"certificate {certificate.certificate_id} already exists"
-                    ) from error
-                raise
+        put_with_citations(self._ddb, self.table_name, item, tenant, certificate)
         return certificate
 
     def get(self, certificate_id: str) -> Certificate | None:
@@ -367,7 +358,7 @@ class DynamoCertificateStore:
                 ConsistentRead=True,
             )
         item = response.get("Item")
-        if item is None or RECHECK_OF in item:
+        if item is None or RECHECK_OF in item or CITED_BY in item:
             return None
         return Certificate.model_validate_json(_required(item, "body"))
 
@@ -377,12 +368,8 @@ class DynamoCertificateStore:
             yield Certificate.model_validate_json(body)
 
     def citing(self, tenant: str, doc_id: str) -> list[str]:
-        # Rare (a document changed): the tenant's certificates scanned, their documents read.
-        return [
-            certificate_id
-            for _, certificate_id, body in self._scan(tenant)
-            if any(doc.get("doc_id") == doc_id for doc in json.loads(body).get("documents", []))
-        ]
+        # A query of the sparse citation index, never a scan (certificate_citations).
+        return citing(self._ddb, self.table_name, tenant, doc_id)
 
     def append_recheck(
         self, tenant: str, certificate_id: str, seal: Callable[[Recheck | None], Recheck]
@@ -424,7 +411,7 @@ class DynamoCertificateStore:
                     ConsistentRead=True,
                 )
             item = response.get("Item")
-            if item is None:
+            if item is None or RECHECK_OF not in item:
                 return found
             found.append(Recheck.model_validate_json(_required(item, "body")))
 
@@ -434,7 +421,10 @@ class DynamoCertificateStore:
         with transient_errors("DynamoDB Scan"):
             pages = self._ddb.get_paginator("scan").paginate(
                 TableName=self.table_name,
-                FilterExpression=f"tenant = :tenant AND attribute_not_exists({RECHECK_OF})",
+                FilterExpression=(
+                    f"tenant = :tenant AND attribute_not_exists({RECHECK_OF})"
+                    f" AND attribute_not_exists({CITED_BY})"
+                ),
                 ExpressionAttributeValues={":tenant": _s(tenant)},
                 ConsistentRead=True,
             )

@@ -37,7 +37,13 @@ CONVERSATION_INDEX: Final = "by-conversation"
 # A scope's verified answers with the same identifying terms ("<scope>#<terms_key>"), newest last.
 ANSWERS_BY_TERMS_INDEX: Final = "by-terms"
 
+# The certificates citing a document, oldest first. Sparse: only the citation items of the
+# certificates table (one per certificate and cited document: adapters.aws.certificate_citations)
+# carry citation_key ("<tenant>#<doc_id>"); certificates and re-checks cost the index nothing.
+CITATION_INDEX: Final = "by-document"
+
 TABLE_INDEXES: Final[dict[str, dict[str, Keys]]] = {
+    "certificates": {CITATION_INDEX: [("citation_key", "HASH"), ("created_at", "RANGE")]},
     "questions": {CONVERSATION_INDEX: [("conversation_key", "HASH"), ("created_at", "RANGE")]},
     "answers": {ANSWERS_BY_TERMS_INDEX: [("terms_scope", "HASH"), ("answer_key", "RANGE")]},
 }
