@@ -120,6 +120,32 @@ def test_each_part_of_a_question_is_read_again_and_a_part_nothing_answers_is_lis
     assert reader.questions == ["How long are backups kept", "who owns the retention policy?"]
 
 
+class ReaderOfTwoParts(PinnedRelevance):
+    """Says the backup period answers how long backups are kept, and, for the other part, puts
+    it first too, below the floor but near it (0.36 against 0.5)."""
+
+    def relevance(self, question: str, sentences: Sequence[str]) -> list[float]:
+        scores = super().relevance(question, sentences)
+        return scores if "backups" in question else [score * 0.4 for score in scores]
+
+
+def test_a_part_whose_closest_sentence_is_shown_is_not_said_to_be_unstated() -> None:
+    # GIVEN a question of two parts, the second's closest sentence below the floor but shown
+    # for the first
+    question = "How long are backups kept and how long do they last?"
+    spans = read({ANSWER: 0.9}, question)
+    answerer = ExtractiveAnswerer(
+        AnswerSettings(min_answer=0.5), ReaderOfTwoParts({ANSWER: 0.9}, default=0.05)
+    )
+
+    # WHEN it is drafted
+    draft = answerer.draft(question, spans)
+
+    # THEN the sentence is shown, and no note says the documents do not state that part
+    assert [sentence.text for sentence in draft.sentences] == [ANSWER]
+    assert draft.unanswered == ()
+
+
 def test_without_a_reader_the_hand_set_score_chooses() -> None:
     spans = select_spans(QUESTION, hits(), max_spans=10)
     assert all(span.answers is None for span in spans)

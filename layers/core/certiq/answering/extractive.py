@@ -57,14 +57,19 @@ class ExtractiveAnswerer:
         candidates = [span for span in evidence if may_answer(span)]
         parts = question_parts(question)
         chosen: dict[str, EvidenceSpan] = {}
-        unanswered: list[str] = []
+        # A part nothing reaches the floor for, with the sentence that came closest.
+        short: list[tuple[str, str | None]] = []
         for part in parts:
             scores, floor = self.scores(part, candidates, whole=len(parts) == 1)
             picked = self.choose(candidates, scores, floor)
             if not picked:
-                unanswered.append(part)
+                near = self._settings.keep_ratio * floor
+                short.append((part, _closest(candidates, scores, near)))
             for span in picked:
                 chosen.setdefault(span.span_id, span)
+        # "Not stated" must not contradict the answer: a part whose closest sentence is shown
+        # for another part is left for the reader to judge, as every offline answer is.
+        unanswered = [part for part, closest in short if closest not in chosen]
         return [_drafted(span) for span in in_document_order(list(chosen.values()))], unanswered
 
     def scores(
@@ -105,6 +110,17 @@ class ExtractiveAnswerer:
             if all(_normalised(span.text) != _normalised(other.text) for other in picked):
                 picked.append(span)
         return picked
+
+
+def _closest(
+    candidates: Sequence[EvidenceSpan], scores: Sequence[float], near: float
+) -> str | None:
+    """The span id of the best sentence when it comes near the floor (``keep_ratio`` of it, as
+    a second sentence must of the best); None when none does."""
+    ranked = sorted(zip(scores, candidates, strict=True), key=lambda item: -item[0])
+    if not ranked or ranked[0][0] < near:
+        return None
+    return ranked[0][1].span_id
 
 
 def may_answer(span: EvidenceSpan) -> bool:
