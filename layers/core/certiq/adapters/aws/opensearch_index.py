@@ -269,10 +269,7 @@ class OpenSearchIndex:
         collection: str | None = None,
     ) -> list[SearchHit]:
         """Approximate nearest neighbours of ``vector`` among the tenant's chunks, best first."""
-        if self._dimension is None:
-            raise ValueError(f"index {self._index} is lexical-only: it has no vector field")
-        if len(vector) != self._dimension:
-            raise ValueError(f"vector has {len(vector)} dimensions, the index {self._dimension}")
+        self._check_query_vector(vector)
         if k <= 0:
             return []
         self._check_mapping()
@@ -295,10 +292,7 @@ class OpenSearchIndex:
 
         None when the cluster cannot (no neural-search plugin): the caller fuses client-side.
         """
-        if self._dimension is None:
-            raise ValueError(f"index {self._index} is lexical-only: it has no vector field")
-        if len(vector) != self._dimension:
-            raise ValueError(f"vector has {len(vector)} dimensions, the index {self._dimension}")
+        self._check_query_vector(vector)
         terms = query_terms(query)
         if not terms or k <= 0 or not self._hybrid_pipeline(rrf_k):
             return None
@@ -310,6 +304,13 @@ class OpenSearchIndex:
             return [], 0
         total = response["hits"].get("total") or {}
         return self._hits_of(response)[:k], int(total.get("value", 0))
+
+    def _check_query_vector(self, vector: Sequence[float] | NDArray[np.float32]) -> None:
+        """Refuses a query vector this index cannot search, before any request."""
+        if self._dimension is None:
+            raise ValueError(f"index {self._index} is lexical-only: it has no vector field")
+        if len(vector) != self._dimension:
+            raise ValueError(f"vector has {len(vector)} dimensions, the index {self._dimension}")
 
     def _hybrid_pipeline(self, rrf_k: int) -> bool:
         """Puts the fusion pipeline once per adapter; False when the cluster has no such
